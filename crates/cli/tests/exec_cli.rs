@@ -1,0 +1,128 @@
+//! Drives the real `promptscope` binary over the shared Go corpus.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_promptscope")
+}
+
+fn golden(name: &str) -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .ancestors()
+        .map(|d| d.join("../shared/corpus/golden").join(name))
+        .find(|p| p.is_file())
+        .or_else(|| {
+            manifest
+                .ancestors()
+                .map(|d| d.join("shared/corpus/golden").join(name))
+                .find(|p| p.is_file())
+        })
+        .expect("shared corpus")
+}
+
+fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(bin())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn exec_jsonl_matches_the_go_corpus() {
+    let path = golden("gotemplate.jsonl");
+    let (code, stdout, stderr) = run(&["exec", "--jsonl", path.to_str().unwrap()], "");
+    assert_eq!(code, 0, "{stderr}");
+    let cases: Vec<serde_json::Value> = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let results: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(cases.len(), results.len());
+    let mut bad = Vec::new();
+    for (case, mut got) in cases.into_iter().zip(results) {
+        assert_eq!(got["id"], case["id"]);
+        got.as_object_mut().unwrap().remove("id");
+        if got != case["expect"] {
+            bad.push(format!(
+                "{}: expected {} got {}",
+                case["id"], case["expect"], got
+            ));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} mismatches:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn exec_single_case_exit_codes() {
+    let (code, out, _) = run(
+        &["exec"],
+        r#"{"id": "a", "template": "{{.x}}!", "data": {"x": 1}}"#,
+    );
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "{\"id\":\"a\",\"output\":\"1!\"}\n")
+    );
+    let (code, out, _) = run(
+        &["exec"],
+        r#"{"id": "b", "template": "a{{index .l 9}}", "data": {"l": [1]}}"#,
+    );
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        "{\"id\":\"b\",\"error\":\"template: t:1:3: executing \\\"t\\\" at <index .l 9>: error calling index: index out of range: 9\",\"partial\":\"a\"}\n"
+    );
+}
+
+#[test]
+fn malformed_json_is_exit_2_with_position() {
+    let (code, _, err) = run(&["exec"], "{\n  \"template\": }");
+    assert_eq!(code, 2);
+    assert!(err.contains("line 2 column 15"), "{err}");
+    let (code, out, _) = run(
+        &["exec", "--jsonl"],
+        "{oops\n{\"id\":1,\"template\":\"x\"}\n",
+    );
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0]
+            .starts_with("{\"id\":null,\"invalid\":\"invalid JSON in line 1 at line 1 column 2"),
+        "{}",
+        lines[0]
+    );
+    assert_eq!(lines[1], "{\"id\":1,\"output\":\"x\"}");
+}
+
+#[test]
+fn bad_usage_is_exit_2() {
+    assert_eq!(run(&["nope"], "").0, 2);
+    assert_eq!(run(&["exec", "--bogus"], "").0, 2);
+    assert_eq!(run(&[], "").0, 2);
+}

@@ -1,0 +1,108 @@
+//! The shared Go corpus (`../shared/corpus/golden/gotemplate.jsonl`, recorded
+//! from Go 1.27) and our own recorded cases (`tests/golden/extra.jsonl`):
+//! every case must give Go's exact output, or Go's exact error and partial
+//! output.
+
+use std::path::PathBuf;
+
+use gotmpl::{Template, Value};
+
+fn shared_dir() -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    for dir in manifest.ancestors() {
+        let candidate = dir.join("shared/corpus/golden");
+        if candidate.is_dir() {
+            return candidate;
+        }
+        let sibling = dir.join("../shared/corpus/golden");
+        if sibling.is_dir() {
+            return sibling;
+        }
+    }
+    panic!(
+        "cannot find shared/corpus/golden above {}",
+        manifest.display()
+    );
+}
+
+/// Runs one case; returns a description of the mismatch, if any.
+fn run_case(case: &serde_json::Value) -> Option<String> {
+    let id = case["id"].as_str().unwrap_or("?");
+    let template = case["template"].as_str().unwrap_or("");
+    let data = Value::from_json_value(&case["data"]);
+    let expect = &case["expect"];
+    let mut builder = Template::new("t");
+    if let Some(d) = case.get("delims").and_then(|d| d.as_array()) {
+        builder = builder.delims(d[0].as_str().unwrap_or(""), d[1].as_str().unwrap_or(""));
+    }
+    if let Some(opts) = case.get("options").and_then(|o| o.as_array()) {
+        for o in opts {
+            builder = match builder.option(o.as_str().unwrap_or("")) {
+                Ok(b) => b,
+                Err(e) => return Some(format!("{id}: bad option: {e}")),
+            };
+        }
+    }
+    let got = match builder.parse(template) {
+        Err(e) => serde_json::json!({"error": e.to_string()}),
+        Ok(t) => match t.execute(&data) {
+            Ok(out) => serde_json::json!({"output": out}),
+            Err(e) => serde_json::json!({"error": e.to_string(), "partial": e.partial}),
+        },
+    };
+    if &got != expect {
+        return Some(format!(
+            "{id}\n  template: {template:?}\n  expected: {expect}\n  got:      {got}"
+        ));
+    }
+    None
+}
+
+fn run_file(path: &std::path::Path) {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let case: serde_json::Value = serde_json::from_str(line).expect("valid JSON line");
+        total += 1;
+        if let Some(f) = run_case(&case) {
+            failures.push(f);
+        }
+    }
+    if !failures.is_empty() {
+        let shown: Vec<&String> = failures.iter().take(400).collect();
+        panic!(
+            "{} of {} cases of {} differ from Go:\n{}",
+            failures.len(),
+            total,
+            path.display(),
+            shown
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+    }
+    eprintln!("{}: {total} cases match Go", path.display());
+}
+
+/// Go's recursion limits need a deep stack, as Go's growable stacks give it.
+fn on_big_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+#[test]
+fn shared_gotemplate_corpus() {
+    on_big_stack(|| run_file(&shared_dir().join("gotemplate.jsonl")));
+}
+
+#[test]
+fn recorded_extra_corpus() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/extra.jsonl");
+    on_big_stack(move || run_file(&path));
+}

@@ -1,0 +1,3 @@
+module unicodetables
+
+go 1.27
