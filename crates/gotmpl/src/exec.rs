@@ -690,11 +690,13 @@ impl<'t> State<'t> {
             }
             return Ok(Rv::invalid());
         }
-        let typ = receiver.type_name();
+        // Go names the receiver's type before indirection in its messages.
         let from_pointer = matches!(receiver.v, Value::Pointer(_));
+        let original = (receiver.iface || from_pointer).then(|| receiver.clone());
         let (receiver, is_nil) = indirect(receiver);
+        let typ = || original.as_ref().unwrap_or(&receiver).type_name();
         if receiver.kind() == Kind::Interface && is_nil {
-            return Err(self.error(format!("nil pointer evaluating {typ}.{field_name}")));
+            return Err(self.error(format!("nil pointer evaluating {}.{field_name}", typ())));
         }
         if let Some(m) = receiver.v.method(field_name) {
             if !m.pointer_receiver || from_pointer {
@@ -709,7 +711,8 @@ impl<'t> State<'t> {
                     let fd = &s.ty.fields[i];
                     if !fd.is_exported() {
                         return Err(self.error(format!(
-                            "{field_name} is an unexported field of struct type {typ}"
+                            "{field_name} is an unexported field of struct type {}",
+                            typ()
                         )));
                     }
                     if has_args {
@@ -750,12 +753,17 @@ impl<'t> State<'t> {
                     }
                 }
                 if has_field && is_nil {
-                    return Err(self.error(format!("nil pointer evaluating {typ}.{field_name}")));
+                    return Err(
+                        self.error(format!("nil pointer evaluating {}.{field_name}", typ()))
+                    );
                 }
             }
             _ => {}
         }
-        Err(self.error(format!("can't evaluate field {field_name} in type {typ}")))
+        Err(self.error(format!(
+            "can't evaluate field {field_name} in type {}",
+            typ()
+        )))
     }
 
     pub(crate) fn eval_call(
@@ -1012,11 +1020,14 @@ impl<'t> State<'t> {
                 v.type_name()
             )));
         };
-        let s = match p {
-            Printable::NoValue => "<no value>".to_string(),
-            Printable::Value(v) => gofmt::sprint(std::slice::from_ref(&v)),
-        };
-        self.write(&s)
+        match p {
+            Printable::NoValue => self.write("<no value>"),
+            Printable::Value(Value::String(s)) => self.write(&s),
+            Printable::Value(v) => {
+                let s = gofmt::sprint(std::slice::from_ref(&v));
+                self.write(&s)
+            }
+        }
     }
 }
 

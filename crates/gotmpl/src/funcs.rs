@@ -633,6 +633,11 @@ fn fmt_v(v: &Rv) -> String {
     crate::exec::sprint_v(v)
 }
 
+/// `%s` of a reflect.Value, as Go's comparison errors print it.
+fn fmt_s(v: &Rv) -> String {
+    gofmt::sprintf("%s", std::slice::from_ref(&v.v))
+}
+
 /// `eq`.
 fn eq(arg1: Rv, arg2: Vec<Rv>) -> Result<bool, String> {
     let arg1 = arg1.indirect_interface();
@@ -676,7 +681,7 @@ fn eq(arg1: Rv, arg2: Vec<Rv>) -> Result<bool, String> {
                     if !can_compare {
                         return Err(format!(
                             "non-comparable types {}: {}, {}: {}",
-                            fmt_v(&arg1),
+                            fmt_s(&arg1),
                             arg1.type_name(),
                             arg.type_name(),
                             fmt_v(&arg)
@@ -688,7 +693,7 @@ fn eq(arg1: Rv, arg2: Vec<Rv>) -> Result<bool, String> {
                         if !comparable(&arg.v) {
                             return Err(format!(
                                 "non-comparable type {}: {}",
-                                fmt_v(&arg),
+                                fmt_s(&arg),
                                 arg.type_name()
                             ));
                         }

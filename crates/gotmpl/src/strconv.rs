@@ -1,10 +1,6 @@
 //! The parts of Go's `strconv` that templates depend on: quoting and
 //! unquoting string and character literals, and parsing Go number literals.
 
-use crate::unicode::{is_graphic, is_print};
-
-const LOWERHEX: &[u8; 16] = b"0123456789abcdef";
-
 /// Go's `strconv.ErrSyntax` / `ErrRange` distinction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NumError {
@@ -14,102 +10,7 @@ pub enum NumError {
     Range,
 }
 
-fn append_escaped_rune(
-    buf: &mut String,
-    r: char,
-    quote: char,
-    ascii_only: bool,
-    graphic_only: bool,
-) {
-    if r == quote || r == '\\' {
-        buf.push('\\');
-        buf.push(r);
-        return;
-    }
-    if ascii_only {
-        if r.is_ascii() && is_print(r) {
-            buf.push(r);
-            return;
-        }
-    } else if is_print(r) || (graphic_only && is_graphic(r)) {
-        buf.push(r);
-        return;
-    }
-    match r {
-        '\x07' => buf.push_str("\\a"),
-        '\x08' => buf.push_str("\\b"),
-        '\x0c' => buf.push_str("\\f"),
-        '\n' => buf.push_str("\\n"),
-        '\r' => buf.push_str("\\r"),
-        '\t' => buf.push_str("\\t"),
-        '\x0b' => buf.push_str("\\v"),
-        _ => {
-            let c = r as u32;
-            if c < 0x20 || c == 0x7f {
-                buf.push_str("\\x");
-                buf.push(LOWERHEX[(c >> 4) as usize] as char);
-                buf.push(LOWERHEX[(c & 0xf) as usize] as char);
-            } else if c < 0x10000 {
-                buf.push_str("\\u");
-                for s in (0..=12).rev().step_by(4) {
-                    buf.push(LOWERHEX[((c >> s) & 0xf) as usize] as char);
-                }
-            } else {
-                buf.push_str("\\U");
-                for s in (0..=28).rev().step_by(4) {
-                    buf.push(LOWERHEX[((c >> s) & 0xf) as usize] as char);
-                }
-            }
-        }
-    }
-}
-
-fn quote_with(s: &str, quote: char, ascii_only: bool, graphic_only: bool) -> String {
-    let mut buf = String::with_capacity(s.len() + 2);
-    buf.push(quote);
-    for r in s.chars() {
-        append_escaped_rune(&mut buf, r, quote, ascii_only, graphic_only);
-    }
-    buf.push(quote);
-    buf
-}
-
-/// `strconv.Quote`.
-pub fn quote(s: &str) -> String {
-    quote_with(s, '"', false, false)
-}
-
-/// `strconv.QuoteToASCII`.
-pub fn quote_to_ascii(s: &str) -> String {
-    quote_with(s, '"', true, false)
-}
-
-/// `strconv.QuoteToGraphic`.
-pub fn quote_to_graphic(s: &str) -> String {
-    quote_with(s, '"', false, true)
-}
-
-/// `strconv.QuoteRune`.
-pub fn quote_rune(r: char) -> String {
-    let mut buf = String::from("'");
-    append_escaped_rune(&mut buf, r, '\'', false, false);
-    buf.push('\'');
-    buf
-}
-
-/// `strconv.QuoteRuneToASCII`.
-pub fn quote_rune_to_ascii(r: char) -> String {
-    let mut buf = String::from("'");
-    append_escaped_rune(&mut buf, r, '\'', true, false);
-    buf.push('\'');
-    buf
-}
-
-/// `strconv.CanBackquote`.
-pub fn can_backquote(s: &str) -> bool {
-    s.chars()
-        .all(|r| r != '`' && r != '\u{FEFF}' && (r == '\t' || !(r < ' ' || r == '\x7f')))
-}
+pub use crate::gofmt::{quote, quote_ascii, quote_rune, quote_rune_ascii};
 
 fn unhex(b: u8) -> Option<u32> {
     (b as char).to_digit(16)
@@ -560,7 +461,7 @@ mod tests {
             quote("a\"b\\\n\x01é\u{2028}"),
             "\"a\\\"b\\\\\\n\\x01é\\u2028\""
         );
-        assert_eq!(quote_rune('\''), "'\\''");
+        assert_eq!(quote_rune('\'' as i32), "'\\''");
     }
 
     #[test]

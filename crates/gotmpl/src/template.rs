@@ -170,6 +170,18 @@ pub struct Builder {
     parse_comments: bool,
 }
 
+impl fmt::Debug for Builder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Builder")
+            .field("name", &self.name)
+            .field("delims", &(&self.left, &self.right))
+            .field("funcs", &self.funcs.keys().collect::<Vec<_>>())
+            .field("missing_key", &self.missing_key)
+            .field("limits", &self.limits)
+            .finish()
+    }
+}
+
 impl Builder {
     /// Sets the action delimiters (empty strings mean `{{` and `}}`).
     pub fn delims(mut self, left: &str, right: &str) -> Builder {

@@ -58,6 +58,18 @@ fn run_case(case: &serde_json::Value) -> Option<String> {
     None
 }
 
+/// Cases that cannot match, each explained in COMPATIBILITY.md: Go strings
+/// may hold bytes that are not UTF-8 (`"\xff"`), Rust strings cannot. The
+/// test checks that these still differ, so a fix shows up here.
+const KNOWN_DIVERGENCES: &[&str] = &[
+    "x-lex/string-invalid-utf8-html",
+    "x-lex/string-invalid-utf8-js",
+    "x-lex/string-invalid-utf8-len",
+    "x-lex/string-invalid-utf8-printf-x",
+    "x-lex/string-invalid-utf8-q",
+    "x-lex/string-invalid-utf8-urlquery",
+];
+
 fn run_file(path: &std::path::Path) {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut failures = Vec::new();
@@ -65,12 +77,22 @@ fn run_file(path: &std::path::Path) {
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let case: serde_json::Value = serde_json::from_str(line).expect("valid JSON line");
         total += 1;
-        if let Some(f) = run_case(&case) {
+        let id = case["id"].as_str().unwrap_or("");
+        let result = run_case(&case);
+        if KNOWN_DIVERGENCES.contains(&id) {
+            assert!(
+                result.is_some(),
+                "{id} now matches Go: remove it from KNOWN_DIVERGENCES and COMPATIBILITY.md"
+            );
+            eprintln!("known divergence (COMPATIBILITY.md): {id}");
+            continue;
+        }
+        if let Some(f) = result {
             failures.push(f);
         }
     }
     if !failures.is_empty() {
-        let shown: Vec<&String> = failures.iter().take(400).collect();
+        let shown: Vec<&String> = failures.iter().take(100).collect();
         panic!(
             "{} of {} cases of {} differ from Go:\n{}",
             failures.len(),

@@ -1,0 +1,3 @@
+module gofmtcases
+
+go 1.22

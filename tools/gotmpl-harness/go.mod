@@ -1,0 +1,3 @@
+module gotmplharness
+
+go 1.27
