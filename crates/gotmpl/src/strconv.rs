@@ -47,6 +47,10 @@ pub fn unquote_char(s: &str, quote: u8) -> Result<(Unquoted, &str), NumError> {
         return Err(NumError::Syntax);
     }
     let c = b[1];
+    if c >= 0x80 {
+        // A backslash before a multi-byte character is no escape.
+        return Err(NumError::Syntax);
+    }
     let rest = &s[2..];
     let value = match c {
         b'a' => Unquoted::Char('\x07'),
@@ -470,6 +474,8 @@ mod tests {
         assert_eq!(unquote("`a\r\nb`").unwrap(), "a\nb");
         assert_eq!(unquote(r#""\q""#), Err(NumError::Syntax));
         assert_eq!(unquote("'ab'"), Err(NumError::Syntax));
+        // Found by fuzzing: a backslash before a multi-byte character.
+        assert_eq!(unquote("\"\\\u{7a3}\""), Err(NumError::Syntax));
     }
 
     #[test]

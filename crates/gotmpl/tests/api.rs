@@ -222,3 +222,21 @@ fn structs_fields_and_methods() {
         r#"template: t:1:12: executing "t" at <.Nope>: can't evaluate field Nope in type *main.Person"#
     );
 }
+
+/// Inputs that once crashed the fuzzer (`fuzz/`): each must parse or fail
+/// cleanly, never panic.
+#[test]
+fn fuzz_regressions() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions");
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        let text = String::from_utf8_lossy(&bytes);
+        let template = text.split('\0').next().unwrap_or("");
+        if let Ok(t) = Template::new("t").limits(Limits { max_steps: 100_000, ..Limits::default() }).parse(template) {
+            let _ = t.execute(&data(r#"{"s":"x","l":[1,2]}"#));
+        }
+        n += 1;
+    }
+    assert!(n > 0);
+}
