@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Installs what building, serving and testing Promptscope needs, skipping
+# whatever is already there at the pinned version. Safe to run again.
+#
+#   bash scripts/setup.sh     install and verify the tools
+#   source scripts/setup.sh   the same, and keep PATH and CARGO_TARGET_DIR set in
+#                             this shell (scripts/serve.sh does this)
+#   source scripts/setup.sh --env-only   only set the environment
+#
+# Expects a Debian machine with rustup/cargo, node 20/npm and apt-get. Pinned:
+#   wasm32-unknown-unknown target, wasm-bindgen-cli 0.2.129, trunk 0.21.14,
+#   npm packages from package-lock.json (binaryen 132 for wasm-opt, playwright-core),
+#   Debian chromium + chromium-driver.
+# No tool is allowed to download a browser or a prebuilt binary: Trunk runs
+# offline and finds wasm-bindgen in ~/.cargo/bin and wasm-opt in node_modules/.bin.
+
+PROMPTSCOPE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export PROMPTSCOPE_ROOT
+# Build outputs live outside the clone.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/promptscope/target}"
+# npm binaryen's wasm-opt first (Debian's wasm-opt 108 breaks the app), then cargo-installed tools.
+export PATH="$PROMPTSCOPE_ROOT/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+# playwright-core never downloads browsers by itself; make sure nothing else tries either.
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+
+promptscope_setup() (
+  set -euo pipefail
+  cd "$PROMPTSCOPE_ROOT"
+
+  local wasm_bindgen_version=0.2.129
+  local trunk_version=0.21.14
+  local wasm_opt_version=132
+
+  log() { printf 'setup: %s\n' "$*"; }
+  die() {
+    printf 'setup: error: %s\n' "$*" >&2
+    exit 1
+  }
+
+  for tool in rustup cargo node npm; do
+    command -v "$tool" >/dev/null || die "'$tool' is not installed (need rustup/cargo, node 20 and npm)"
+  done
+
+  # Rust: wasm target and the components that scripts/test.sh uses.
+  local targets components
+  targets="$(rustup target list --installed)"
+  components="$(rustup component list --installed)"
+  if grep -qx wasm32-unknown-unknown <<<"$targets"; then
+    log "rust target wasm32-unknown-unknown: present"
+  else
+    log "installing rust target wasm32-unknown-unknown"
+    rustup target add wasm32-unknown-unknown
+  fi
+  for component in rustfmt clippy; do
+    if grep -q "^$component" <<<"$components"; then
+      log "rust component $component: present"
+    else
+      log "installing rust component $component"
+      rustup component add "$component"
+    fi
+  done
+
+  # wasm-bindgen-cli, exactly the version the app pins.
+  if [[ "$(wasm-bindgen --version 2>/dev/null || true)" == "wasm-bindgen $wasm_bindgen_version"* ]]; then
+    log "wasm-bindgen $wasm_bindgen_version: present"
+  else
+    log "installing wasm-bindgen-cli $wasm_bindgen_version (several minutes)"
+    env -u CARGO_TARGET_DIR cargo install --locked wasm-bindgen-cli --version "$wasm_bindgen_version"
+  fi
+
+  # trunk 0.21.14 (0.22 needs a newer rustc).
+  if [[ "$(trunk --version 2>/dev/null || true)" == "trunk $trunk_version"* ]]; then
+    log "trunk $trunk_version: present"
+  else
+    log "installing trunk $trunk_version (several minutes)"
+    env -u CARGO_TARGET_DIR cargo install --locked trunk --version "$trunk_version"
+  fi
+
+  # npm packages, exactly as in package-lock.json.
+  if node -e '
+      const lock = require("./package-lock.json");
+      for (const [key, entry] of Object.entries(lock.packages)) {
+        if (!key.startsWith("node_modules/")) continue;
+        let have;
+        try { have = require("./" + key + "/package.json").version; } catch { process.exit(1); }
+        if (have !== entry.version) process.exit(1);
+      }' 2>/dev/null; then
+    log "npm packages: present"
+  else
+    log "installing npm packages (npm ci)"
+    npm ci --no-audit --no-fund
+  fi
+
+  # Trunk must pick npm binaryen's wasm-opt from node_modules/.bin.
+  local wasm_opt
+  wasm_opt="$(command -v wasm-opt || true)"
+  [[ "$wasm_opt" == "$PROMPTSCOPE_ROOT/node_modules/.bin/wasm-opt" ]] ||
+    die "wasm-opt resolves to '$wasm_opt', expected node_modules/.bin/wasm-opt"
+  [[ "$(wasm-opt --version)" == *"version $wasm_opt_version"* ]] ||
+    die "wasm-opt is '$(wasm-opt --version)', expected version $wasm_opt_version"
+  log "wasm-opt $wasm_opt_version: $wasm_opt"
+
+  # Debian Chromium for the browser tests (playwright-core drives it; it downloads nothing).
+  if [[ -x /usr/bin/chromium && -x /usr/bin/chromedriver ]]; then
+    log "chromium: present ($(/usr/bin/chromium --version 2>/dev/null || true))"
+  else
+    command -v apt-get >/dev/null || die "install Debian's chromium and chromium-driver packages"
+    local sudo=()
+    [[ "$(id -u)" == 0 ]] || sudo=(sudo)
+    local install=("${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver)
+    if ! apt-cache show chromium >/dev/null 2>&1; then
+      log "apt-get update (no package lists yet)"
+      "${sudo[@]}" apt-get update
+    fi
+    log "installing chromium and chromium-driver"
+    if ! "${install[@]}"; then
+      log "retrying after apt-get update"
+      "${sudo[@]}" apt-get update
+      "${install[@]}"
+    fi
+  fi
+
+  # Download every crate now: Trunk builds with `cargo --offline`.
+  log "cargo fetch"
+  cargo fetch --quiet
+
+  log "done (CARGO_TARGET_DIR=$CARGO_TARGET_DIR)"
+)
+
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
+  promptscope_setup
+elif [[ "${1:-}" != "--env-only" ]]; then
+  # Sourced: install in a child process, where `set -e` always holds (it would
+  # not inside a tested context such as `source ... || ...`), and keep the
+  # environment above in the calling shell. `--env-only` skips the install.
+  bash "${BASH_SOURCE[0]}"
+fi

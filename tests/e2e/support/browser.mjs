@@ -1,0 +1,57 @@
+// Launches Debian's Chromium through playwright-core. Nothing is ever downloaded:
+// the executable is the system one, and a fresh temporary profile is used.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.PROMPTSCOPE_CHROMIUM ?? '/usr/bin/chromium';
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/**
+ * Starts Chromium with a fresh profile and opens one page. The page's requests,
+ * console errors and uncaught exceptions are recorded for later checks.
+ */
+export async function openBrowser() {
+  const userDataDir = await mkdtemp(path.join(os.tmpdir(), 'promptscope-e2e-'));
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1280, height: 900 },
+      timeout: 60_000,
+    });
+  } catch (err) {
+    await rm(userDataDir, { recursive: true, force: true });
+    throw err;
+  }
+  const requests = [];
+  const problems = [];
+  context.on('request', (request) => requests.push(request.url()));
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  return {
+    page,
+    requests,
+    problems,
+    async close() {
+      await context.close();
+      await rm(userDataDir, { recursive: true, force: true });
+    },
+  };
+}

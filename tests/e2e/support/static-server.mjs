@@ -1,0 +1,66 @@
+// A tiny static file server for the built app (dist/), on a free localhost port.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+const CONTENT_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/**
+ * Serves the files under `root` on 127.0.0.1 at a free port.
+ * @param {string} root directory to serve
+ * @returns {Promise<{origin: string, url: string, close: () => Promise<void>}>}
+ */
+export async function startStaticServer(root) {
+  const base = path.resolve(root);
+  const server = createServer(async (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    let file;
+    try {
+      let pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+      if (pathname.endsWith('/')) pathname += 'index.html';
+      file = path.resolve(base, `.${pathname}`);
+      if (file !== base && !file.startsWith(base + path.sep)) throw new Error('outside root');
+      if (!(await stat(file)).isFile()) throw new Error('not a file');
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
+      return;
+    }
+    const body = await readFile(file);
+    res.writeHead(200, {
+      'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
+      'content-length': body.length,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address();
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin,
+    url: `${origin}/`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
