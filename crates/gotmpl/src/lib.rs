@@ -13,6 +13,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod encoding_json;
 mod exec;
 pub mod funcs;
 pub mod gofmt;

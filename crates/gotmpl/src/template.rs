@@ -325,6 +325,61 @@ impl Template {
         v
     }
 
+    /// The parse tree of this template (its root list), if it has one.
+    pub fn root(&self) -> Option<&ListNode> {
+        self.set.trees.get(&self.name)
+    }
+
+    /// Every tree in the set (this template and the ones it defines), by
+    /// name, sorted by name.
+    pub fn trees(&self) -> Vec<(&str, &ListNode)> {
+        let mut v: Vec<(&str, &ListNode)> = self
+            .set
+            .trees
+            .iter()
+            .map(|(k, v)| (k.as_str(), v))
+            .collect();
+        v.sort_by(|a, b| a.0.cmp(b.0));
+        v
+    }
+
+    /// A copy of this template set whose main tree is `root` (the other
+    /// trees, functions and options are kept).
+    pub fn with_root(&self, root: ListNode) -> Template {
+        let mut trees = self.set.trees.clone();
+        trees.insert(self.name.clone(), root);
+        self.with_set(trees, self.set.funcs.clone(), self.set.missing_key)
+    }
+
+    /// A new template holding only `root`: no other trees, no functions,
+    /// default options, as Go's `template.New(name)` given a parse tree.
+    pub fn standalone(&self, root: ListNode) -> Template {
+        let mut trees = HashMap::new();
+        trees.insert(self.name.clone(), root);
+        self.with_set(trees, FuncMap::new(), MissingKey::default())
+    }
+
+    fn with_set(
+        &self,
+        trees: HashMap<String, ListNode>,
+        funcs: FuncMap,
+        missing_key: MissingKey,
+    ) -> Template {
+        let set = TemplateSet {
+            trees,
+            parse_name: self.set.parse_name.clone(),
+            delims: self.set.delims.clone(),
+            funcs,
+            missing_key,
+            limits: self.set.limits,
+            line_starts: self.set.line_starts.clone(),
+        };
+        Template {
+            name: self.name.clone(),
+            set: Arc::new(set),
+        }
+    }
+
     /// The template named `name` in this set, if any (Go's `Lookup`).
     pub fn lookup(&self, name: &str) -> Option<Template> {
         self.set.trees.contains_key(name).then(|| Template {

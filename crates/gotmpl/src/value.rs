@@ -173,9 +173,57 @@ pub struct FieldDef {
     pub name: String,
     /// Field type.
     pub ty: Type,
+    /// The Go struct tag, e.g. `json:"name,omitempty"` (empty if none).
+    pub tag: String,
 }
 
 impl FieldDef {
+    /// A field without a tag.
+    pub fn new(name: &str, ty: Type) -> FieldDef {
+        FieldDef {
+            name: name.to_string(),
+            ty,
+            tag: String::new(),
+        }
+    }
+
+    /// A field with a Go struct tag.
+    pub fn tagged(name: &str, ty: Type, tag: &str) -> FieldDef {
+        FieldDef {
+            name: name.to_string(),
+            ty,
+            tag: tag.to_string(),
+        }
+    }
+
+    /// The value of `key` in the struct tag (Go's `StructTag.Get`).
+    pub fn tag_value(&self, key: &str) -> Option<&str> {
+        let mut rest = self.tag.as_str();
+        loop {
+            rest = rest.trim_start_matches(' ');
+            let colon = rest.find(':')?;
+            let name = &rest[..colon];
+            let after = rest[colon + 1..].strip_prefix('"')?;
+            let mut end = None;
+            let mut escaped = false;
+            for (i, c) in after.char_indices() {
+                match c {
+                    '\\' if !escaped => escaped = true,
+                    '"' if !escaped => {
+                        end = Some(i);
+                        break;
+                    }
+                    _ => escaped = false,
+                }
+            }
+            let end = end?;
+            if name == key {
+                return Some(&after[..end]);
+            }
+            rest = &after[end + 1..];
+        }
+    }
+
     /// Whether the field is exported (its name starts with an upper-case letter).
     pub fn is_exported(&self) -> bool {
         self.name.chars().next().is_some_and(char::is_uppercase)
@@ -604,6 +652,12 @@ impl Value {
             serde_json::Value::Null => Value::Invalid,
             v => json_elem(v),
         }
+    }
+
+    /// Converts a JSON value stored in an `interface{}` slot (a map value
+    /// or array element): `null` is a nil interface.
+    pub fn from_json_elem(v: &serde_json::Value) -> Value {
+        json_elem(v)
     }
 }
 

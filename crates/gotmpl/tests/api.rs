@@ -192,14 +192,8 @@ fn person_type() -> Arc<StructType> {
     Arc::new(StructType {
         name: "main.Person".into(),
         fields: vec![
-            FieldDef {
-                name: "Name".into(),
-                ty: Type::String,
-            },
-            FieldDef {
-                name: "age".into(),
-                ty: Type::Int(gotmpl::value::IntType::Int),
-            },
+            FieldDef::new("Name", Type::String),
+            FieldDef::new("age", Type::Int(gotmpl::value::IntType::Int)),
         ],
         methods: vec![greet],
     })
@@ -233,7 +227,13 @@ fn fuzz_regressions() {
         let bytes = std::fs::read(entry.unwrap().path()).unwrap();
         let text = String::from_utf8_lossy(&bytes);
         let template = text.split('\0').next().unwrap_or("");
-        if let Ok(t) = Template::new("t").limits(Limits { max_steps: 100_000, ..Limits::default() }).parse(template) {
+        if let Ok(t) = Template::new("t")
+            .limits(Limits {
+                max_steps: 100_000,
+                ..Limits::default()
+            })
+            .parse(template)
+        {
             let _ = t.execute(&data(r#"{"s":"x","l":[1,2]}"#));
         }
         n += 1;

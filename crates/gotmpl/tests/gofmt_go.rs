@@ -104,10 +104,7 @@ impl Decoder {
             .as_array()
             .expect("fields")
             .iter()
-            .map(|f| FieldDef {
-                name: f["name"].as_str().expect("field name").to_string(),
-                ty: self.ty(&f["type"]),
-            })
+            .map(|f| FieldDef::new(f["name"].as_str().expect("field name"), self.ty(&f["type"])))
             .collect();
         let methods = self.methods(&name, &j["methods"]);
         Type::Struct(Arc::new(StructType {

@@ -1,0 +1,319 @@
+//! Ollama's built-in Go renderers (`model/renderers`), which turn a chat into
+//! a prompt without a template when a model sets `RENDERER <name>`.
+//!
+//! Each renderer family lives in its own file, beside its Go twin:
+//!
+//! | Rust | Go | renderer names |
+//! | --- | --- | --- |
+//! | `qwen3coder.rs` | `qwen3coder.go` | `qwen3-coder` |
+//! | `qwen3vl.rs` | `qwen3vl.go` | `qwen3-vl-instruct`, `qwen3-vl-thinking` |
+//! | `qwen35.rs` | `qwen35.go`, `ornith.go` | `qwen3.5`, `qwen3.8`, `ornith` |
+//! | `cogito.rs` | `cogito.go` | `cogito` |
+//! | `deepseek3.rs` | `deepseek3.go` | `deepseek3.1` |
+//! | `olmo3.rs` | `olmo3.go`, `olmo3_think.go` | `olmo3`, `olmo3.1`, `olmo3-think`, `olmo3-32b-think` |
+//! | `nemotron3nano.rs` | `nemotron3nano.go` | `nemotron-3-nano`, `nemotron-3.5-nano` |
+//! | `gemma4.rs` | `gemma4.go` | `gemma4`, `gemma4-small`, `gemma4-large` |
+//! | `functiongemma.rs` | `functiongemma.go` | `functiongemma` |
+//! | `glm.rs` | `glm47.go`, `glmocr.go` | `glm-4.7`, `glm-ocr` |
+//! | `lfm2.rs` | `lfm2.go` | `lfm2`, `lfm2-thinking` |
+//! | `laguna.rs` | `laguna.go` | `laguna`, `poolside-v1` |
+//! | `cohere.rs` | `cohere.go` | `cohere` |
+//! | `glimmer.rs` | `glimmer.go` | `glimmer` |
+//! | `json.rs` | `encoding/json`, `json.go` | Go's JSON encoding of the request types |
+//! | `text.rs` | `strings`, `fmt`, `image_tags.go` | Go string helpers and `[img-N]` tags |
+//!
+//! The server sets `renderers.RenderImgTags = true`, so every renderer that
+//! can tag images inserts its own `[img-N]` tags; that is the only mode
+//! ported here.
+
+use crate::api::{Message, Think, Tool};
+
+mod cogito;
+mod cohere;
+mod deepseek3;
+mod functiongemma;
+mod gemma4;
+mod glimmer;
+mod glm;
+pub(crate) mod json;
+mod laguna;
+mod lfm2;
+mod nemotron3nano;
+mod olmo3;
+mod qwen35;
+mod qwen3coder;
+mod qwen3vl;
+pub(crate) mod text;
+
+/// The names `RenderWithRenderer` knows, in the order of Go's switch.
+pub const RENDERER_NAMES: [&str; 26] = [
+    "qwen3-coder",
+    "qwen3-vl-instruct",
+    "qwen3-vl-thinking",
+    "qwen3.5",
+    "qwen3.8",
+    "ornith",
+    "cogito",
+    "deepseek3.1",
+    "olmo3",
+    "olmo3.1",
+    "olmo3-think",
+    "olmo3-32b-think",
+    "nemotron-3-nano",
+    "nemotron-3.5-nano",
+    "gemma4",
+    "gemma4-small",
+    "gemma4-large",
+    "functiongemma",
+    "glm-4.7",
+    "glm-ocr",
+    "lfm2",
+    "lfm2-thinking",
+    "laguna",
+    "poolside-v1",
+    "cohere",
+    "glimmer",
+];
+
+/// One configured renderer (Go's `rendererForName`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Renderer {
+    Qwen3Coder,
+    Qwen3Vl { thinking: bool },
+    Qwen35(qwen35::Variant),
+    Cogito,
+    DeepSeek31,
+    Olmo3 { extended_system: bool },
+    Olmo3Think(olmo3::ThinkVariant),
+    Nemotron { v35: bool },
+    Gemma4 { empty_block_on_nothink: bool },
+    FunctionGemma,
+    Glm47,
+    GlmOcr,
+    Lfm2 { thinking: bool },
+    Laguna,
+    LagunaV8,
+    Cohere,
+    Glimmer,
+}
+
+impl Renderer {
+    fn for_name(name: &str) -> Option<Renderer> {
+        Some(match name {
+            "qwen3-coder" => Renderer::Qwen3Coder,
+            "qwen3-vl-instruct" => Renderer::Qwen3Vl { thinking: false },
+            "qwen3-vl-thinking" => Renderer::Qwen3Vl { thinking: true },
+            "qwen3.5" => Renderer::Qwen35(qwen35::Variant::Qwen35),
+            "qwen3.8" => Renderer::Qwen35(qwen35::Variant::Qwen38),
+            "ornith" => Renderer::Qwen35(qwen35::Variant::Ornith),
+            "cogito" => Renderer::Cogito,
+            "deepseek3.1" => Renderer::DeepSeek31,
+            "olmo3" => Renderer::Olmo3 {
+                extended_system: false,
+            },
+            "olmo3.1" => Renderer::Olmo3 {
+                extended_system: true,
+            },
+            "olmo3-think" => Renderer::Olmo3Think(olmo3::ThinkVariant::Olmo31Think),
+            "olmo3-32b-think" => Renderer::Olmo3Think(olmo3::ThinkVariant::Olmo3Think32B),
+            "nemotron-3-nano" => Renderer::Nemotron { v35: false },
+            "nemotron-3.5-nano" => Renderer::Nemotron { v35: true },
+            "gemma4" | "gemma4-small" => Renderer::Gemma4 {
+                empty_block_on_nothink: false,
+            },
+            "gemma4-large" => Renderer::Gemma4 {
+                empty_block_on_nothink: true,
+            },
+            "functiongemma" => Renderer::FunctionGemma,
+            "glm-4.7" => Renderer::Glm47,
+            "glm-ocr" => Renderer::GlmOcr,
+            "lfm2" => Renderer::Lfm2 { thinking: false },
+            "lfm2-thinking" => Renderer::Lfm2 { thinking: true },
+            "laguna" => Renderer::Laguna,
+            "poolside-v1" => Renderer::LagunaV8,
+            "cohere" => Renderer::Cohere,
+            "glimmer" => Renderer::Glimmer,
+            _ => return None,
+        })
+    }
+
+    fn leading_bos(self) -> &'static str {
+        match self {
+            Renderer::Cogito | Renderer::DeepSeek31 => cogito::BOS,
+            Renderer::Gemma4 { .. } | Renderer::FunctionGemma => gemma4::BOS,
+            Renderer::Lfm2 { .. } => lfm2::BOS,
+            Renderer::Laguna | Renderer::LagunaV8 => laguna::BOS,
+            Renderer::Cohere => cohere::BOS,
+            Renderer::Glimmer => glimmer::BOS,
+            _ => "",
+        }
+    }
+
+    fn render(self, msgs: &[Message], tools: &[Tool], think: Option<&Think>, today: &str) -> Result<String, String> {
+        Ok(match self {
+            Renderer::Qwen3Coder => qwen3coder::render(msgs, tools),
+            Renderer::Qwen3Vl { thinking } => qwen3vl::render(thinking, msgs, tools, think),
+            Renderer::Qwen35(variant) => return qwen35::render(variant, msgs, tools, think),
+            Renderer::Cogito => cogito::render(msgs, tools, think),
+            Renderer::DeepSeek31 => deepseek3::render(msgs, tools, think),
+            Renderer::Olmo3 { extended_system } => olmo3::render(extended_system, msgs, tools),
+            Renderer::Olmo3Think(variant) => olmo3::render_think(variant, msgs),
+            Renderer::Nemotron { v35 } => nemotron3nano::render(v35, msgs, tools, think),
+            Renderer::Gemma4 {
+                empty_block_on_nothink,
+            } => gemma4::render(empty_block_on_nothink, msgs, tools, think),
+            Renderer::FunctionGemma => functiongemma::render(msgs, tools),
+            Renderer::Glm47 => glm::render_glm47(msgs, tools, think),
+            Renderer::GlmOcr => glm::render_glm_ocr(msgs, tools, think),
+            Renderer::Lfm2 { thinking } => lfm2::render(thinking, msgs, tools, think),
+            Renderer::Laguna => laguna::render(msgs, tools, think),
+            Renderer::LagunaV8 => laguna::render_v8(msgs, tools, think),
+            Renderer::Cohere => cohere::render(msgs, tools, think),
+            Renderer::Glimmer => glimmer::render(msgs, tools, think, today),
+        })
+    }
+}
+
+/// `renderers.RenderWithRenderer(name, msgs, tools, think)` as the Ollama
+/// server calls it (`RenderImgTags = true`): the prompt, or Go's error text
+/// (`unknown renderer "x"` for a name it does not know).
+///
+/// `tools` is `None` for a nil slice; renderers only look at its length.
+/// The `glimmer` renderer prints today's date when the conversation has no
+/// system message; this takes it from the system clock in UTC (see
+/// [`render_with_renderer_at`] to pin it).
+pub fn render_with_renderer(
+    name: &str,
+    msgs: &[Message],
+    tools: Option<&[Tool]>,
+    think: Option<&Think>,
+) -> Result<String, String> {
+    render_with_renderer_at(name, msgs, tools, think, &text::today_utc())
+}
+
+/// [`render_with_renderer`] with the server's current date given as
+/// `YYYY-MM-DD` (Go's `time.Now().Format(time.DateOnly)`).
+pub fn render_with_renderer_at(
+    name: &str,
+    msgs: &[Message],
+    tools: Option<&[Tool]>,
+    think: Option<&Think>,
+    today: &str,
+) -> Result<String, String> {
+    let renderer = Renderer::for_name(name)
+        .ok_or_else(|| format!("unknown renderer {}", gotmpl::strconv::quote(name)))?;
+    renderer.render(msgs, tools.unwrap_or(&[]), think, today)
+}
+
+/// `renderers.LeadingBOSForRenderer(name)`: the textual BOS a renderer
+/// emits at the start of its prompt, which the runner de-duplicates.
+/// `None` when the name is unknown or the renderer emits none (Go's `""`).
+pub fn leading_bos(name: &str) -> Option<&'static str> {
+    Renderer::for_name(name)
+        .map(Renderer::leading_bos)
+        .filter(|bos| !bos.is_empty())
+}
+
+/// Whether `name` is a built-in renderer.
+pub fn is_known_renderer(name: &str) -> bool {
+    Renderer::for_name(name).is_some()
+}
+
+/// Models from 12 billion parameters up use the large Gemma 4 prompt.
+const GEMMA4_LARGE_MIN_PARAMETER_COUNT: u64 = 12_000_000_000;
+
+/// `resolveRendererName` (server/renderer_resolution.go): the renderer a
+/// model's `config.renderer` names, with the legacy `gemma4` resolved to
+/// `gemma4-small` or `gemma4-large`.
+///
+/// `model_name` is the model's name; Go checks its short form and then its
+/// fully qualified form, and the parts only the latter adds (the default
+/// host, namespace and `latest` tag) never contain the size markers, so
+/// either form gives the same answer. `parameter_count` is
+/// `config.model_type` read by [`parse_human_parameter_count`]. An empty
+/// `config_renderer` gives `""` (no renderer).
+pub fn resolve_renderer_name(config_renderer: &str, model_name: &str, parameter_count: Option<u64>) -> String {
+    if config_renderer != "gemma4" {
+        return config_renderer.to_string();
+    }
+    if let Some(renderer) = gemma4_renderer_from_name(model_name) {
+        return renderer.to_string();
+    }
+    match parameter_count {
+        Some(n) if n >= GEMMA4_LARGE_MIN_PARAMETER_COUNT => "gemma4-large".to_string(),
+        _ => "gemma4-small".to_string(),
+    }
+}
+
+fn gemma4_renderer_from_name(name: &str) -> Option<&'static str> {
+    let lower = text::to_lower(name);
+    if lower.contains("e2b") || lower.contains("e4b") {
+        Some("gemma4-small")
+    } else if lower.contains("12b") || lower.contains("26b") || lower.contains("31b") {
+        Some("gemma4-large")
+    } else {
+        None
+    }
+}
+
+/// `parseHumanParameterCount`: a `config.model_type` such as `"31.3B"`,
+/// `"600M"` or `"8K"` as a number of parameters; `None` when it has no such
+/// unit or its number does not parse. Out-of-range products convert as Go
+/// does on amd64.
+pub fn parse_human_parameter_count(s: &str) -> Option<u64> {
+    let (&unit, _) = s.as_bytes().split_last()?;
+    let multiplier = match unit.to_ascii_uppercase() {
+        b'B' => 1e9,
+        b'M' => 1e6,
+        b'K' => 1e3,
+        _ => return None,
+    };
+    let value = gotmpl::strconv::parse_float(&s[..s.len() - 1]).ok()?;
+    Some(text::go_f64_to_u64(value * multiplier))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_renderer_error() {
+        let err = render_with_renderer("nope", &[], None, None).unwrap_err();
+        assert_eq!(err, r#"unknown renderer "nope""#);
+        assert!(RENDERER_NAMES.iter().all(|n| is_known_renderer(n)));
+    }
+
+    #[test]
+    fn leading_bos_table() {
+        assert_eq!(leading_bos("cogito"), Some("<｜begin▁of▁sentence｜>"));
+        assert_eq!(leading_bos("deepseek3.1"), Some("<｜begin▁of▁sentence｜>"));
+        assert_eq!(leading_bos("cohere"), Some("<BOS_TOKEN>"));
+        assert_eq!(leading_bos("gemma4-large"), Some("<bos>"));
+        assert_eq!(leading_bos("functiongemma"), Some("<bos>"));
+        assert_eq!(leading_bos("lfm2-thinking"), Some("<|startoftext|>"));
+        assert_eq!(leading_bos("poolside-v1"), Some("〈|EOS|〉"));
+        assert_eq!(leading_bos("glimmer"), Some("<|begin_of_text|>"));
+        assert_eq!(leading_bos("qwen3.5"), None);
+        assert_eq!(leading_bos("nope"), None);
+    }
+
+    #[test]
+    fn gemma4_resolution() {
+        assert_eq!(resolve_renderer_name("gemma4", "gemma4:e4b", Some(30_000_000_000)), "gemma4-small");
+        assert_eq!(resolve_renderer_name("gemma4", "Gemma4:31B", None), "gemma4-large");
+        assert_eq!(resolve_renderer_name("gemma4", "demo", None), "gemma4-small");
+        assert_eq!(
+            resolve_renderer_name("gemma4", "demo", parse_human_parameter_count("12.0B")),
+            "gemma4-large"
+        );
+        assert_eq!(resolve_renderer_name("qwen3.5", "gemma4:31b", None), "qwen3.5");
+        assert_eq!(resolve_renderer_name("", "x", None), "");
+        assert_eq!(parse_human_parameter_count("600M"), Some(600_000_000));
+        assert_eq!(parse_human_parameter_count("8k"), Some(8000));
+        assert_eq!(parse_human_parameter_count("B"), None);
+        assert_eq!(parse_human_parameter_count("7"), None);
+        assert_eq!(parse_human_parameter_count("x7B"), None);
+        assert_eq!(parse_human_parameter_count(""), None);
+        assert_eq!(parse_human_parameter_count("é"), None);
+    }
+}

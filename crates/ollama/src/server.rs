@@ -1,0 +1,823 @@
+//! The handlers' path from a request to a prompt (server/routes.go,
+//! server/prompt.go): capability checks, the think default, Modelfile
+//! messages and SYSTEM, think-tag stripping, harmony, truncation to
+//! `num_ctx`, image tags and the final render, with an explanation of
+//! every step.
+
+use serde_json::Value as Json;
+
+use crate::api::{self, ChatRequest, GenerateRequest, Message, Think};
+use crate::date::Date;
+use crate::model::{Capability, GoTemplateEnv, Loaded, Model, Name, Source};
+use crate::template::{Branch, Template, Values};
+use crate::{parsers, renderers};
+
+/// Counts tokens as the runner would for truncation (`/tokenize` with
+/// `add_special=false`, `parse_special=true`).
+pub trait TokenCounter {
+    /// Number of tokens in `text`.
+    fn count(&self, text: &str) -> Result<usize, String>;
+}
+
+/// Which endpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Endpoint {
+    /// `/api/chat`
+    Chat,
+    /// `/api/generate`
+    Generate,
+}
+
+/// Everything besides the model and the request.
+pub struct Settings<'a> {
+    /// The server's date for `currentDate` / `yesterdayDate`.
+    pub date: Date,
+    /// `OLLAMA_GO_TEMPLATE`.
+    pub go_template_env: GoTemplateEnv,
+    /// Token counter for `num_ctx` truncation; `None` skips truncation.
+    pub tokenizer: Option<&'a dyn TokenCounter>,
+    /// Context length when the request sets no `num_ctx` option.
+    pub default_num_ctx: usize,
+}
+
+impl Default for Settings<'_> {
+    fn default() -> Self {
+        Settings {
+            date: Date::today_utc(),
+            go_template_env: GoTemplateEnv::Unset,
+            tokenizer: None,
+            default_num_ctx: 4096,
+        }
+    }
+}
+
+/// What happened to one message on its way into the prompt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MessageNote {
+    /// Index in the full message list (Modelfile SYSTEM and MESSAGEs first).
+    pub index: usize,
+    /// Role.
+    pub role: String,
+    /// Where it came from: `request`, `modelfile SYSTEM`, `modelfile MESSAGE`, `generate`.
+    pub origin: String,
+    /// Notes: merged, stripped, image-tagged, dropped, truncated.
+    pub notes: Vec<String>,
+}
+
+/// The explanation record for the UI.
+#[derive(Clone, Debug, Default)]
+pub struct Explain {
+    /// Selected path (`selectedTemplateSource` label).
+    pub source: String,
+    /// The rule that decided it.
+    pub source_rule: String,
+    /// Execution branch of the Go template (`messages`, `legacy`, `insert`),
+    /// or `renderer` / `raw` / `native`.
+    pub branch: String,
+    /// `Vars()` of the template in use.
+    pub vars: Vec<String>,
+    /// Whether `Parse` appended `{{ .Response }}`.
+    pub response_appended: bool,
+    /// Capabilities and what turned each on.
+    pub capabilities: Vec<Capability>,
+    /// Capabilities the request needs.
+    pub requested: Vec<String>,
+    /// The think value used (`None` = unset) and whether it was defaulted.
+    pub think: Option<String>,
+    /// Why think has its value.
+    pub think_rule: String,
+    /// Per-message notes.
+    pub messages: Vec<MessageNote>,
+    /// Tool renames done by the harmony parser (`from`, `to`).
+    pub tool_renames: Vec<(String, String)>,
+    /// Truncation: `num_ctx`, index of the first kept message, and token counts tried.
+    pub truncation: Option<Truncation>,
+    /// Fully qualified model name.
+    pub model_name: String,
+    /// Leading BOS string of the renderer, if any.
+    pub leading_bos: Option<String>,
+}
+
+/// What `num_ctx` truncation did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Truncation {
+    /// Context length used.
+    pub num_ctx: usize,
+    /// Index of the first message kept (earlier system messages are kept too).
+    pub first_kept: usize,
+    /// Tokens counted for each start index tried.
+    pub counts: Vec<(usize, usize)>,
+}
+
+/// A successful render.
+#[derive(Clone, Debug)]
+pub struct Rendered {
+    /// The prompt; `None` when Ollama answers `done_reason: "load"` without
+    /// rendering (empty messages or prompt).
+    pub prompt: Option<String>,
+    /// Images handed to the runner.
+    pub image_count: usize,
+    /// How the prompt came about.
+    pub explain: Explain,
+}
+
+/// A rejected request or failed render, with Ollama's exact error text.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    /// The text Ollama puts in `{"error": ...}`.
+    pub message: String,
+    /// HTTP status Ollama answers with.
+    pub status: u16,
+    /// What had been decided before the failure.
+    pub explain: Box<Explain>,
+}
+
+type R<T> = Result<T, Failure>;
+
+fn fail(status: u16, message: impl Into<String>, explain: &Explain) -> Failure {
+    Failure {
+        message: message.into(),
+        status,
+        explain: Box::new(explain.clone()),
+    }
+}
+
+fn parser_caps(name: &str) -> Option<(bool, bool)> {
+    parsers::parser_capabilities(name)
+}
+
+/// Renders a request to the prompt Ollama would hand the runner.
+pub fn render(
+    endpoint: Endpoint,
+    model: &Model,
+    request: &Json,
+    settings: &Settings,
+) -> R<Rendered> {
+    let mut ex = Explain {
+        model_name: Name::parse(&model.name).to_string(),
+        ..Explain::default()
+    };
+    match endpoint {
+        Endpoint::Chat => {
+            let req = ChatRequest::decode(request).map_err(|e| fail(400, e.0, &ex))?;
+            chat(model, req, settings, &mut ex)
+        }
+        Endpoint::Generate => {
+            let req = GenerateRequest::decode(request).map_err(|e| fail(400, e.0, &ex))?;
+            generate(model, req, settings, &mut ex)
+        }
+    }
+}
+
+fn load(model: &Model, settings: &Settings, ex: &mut Explain) -> R<Loaded> {
+    let loaded = Loaded::load(model, settings.go_template_env.clone(), settings.date)
+        .map_err(|e| fail(500, e, ex))?;
+    ex.source = loaded.source().label().to_string();
+    ex.source_rule = loaded.selection_rule.clone();
+    ex.vars = loaded.template.vars().to_vec();
+    ex.response_appended = loaded.template.response_appended();
+    ex.capabilities = loaded.capabilities(parser_caps);
+    Ok(loaded)
+}
+
+fn num_ctx(options: &Option<serde_json::Map<String, Json>>, settings: &Settings) -> usize {
+    options
+        .as_ref()
+        .and_then(|o| o.get("num_ctx"))
+        .and_then(|v| v.as_f64())
+        .filter(|v| *v > 0.0)
+        .map(|v| v as usize)
+        .unwrap_or(settings.default_num_ctx)
+}
+
+/// The think default and the "does not support thinking" rejection.
+fn think_default(
+    model_req: &str,
+    caps: &[Capability],
+    think: &mut Option<Think>,
+    requested: &mut Vec<String>,
+    ex: &mut Explain,
+) -> R<()> {
+    if caps.iter().any(|c| c.name == "thinking") {
+        requested.push("thinking".into());
+        if think.is_none() {
+            *think = Some(Think::Bool(true));
+            ex.think_rule =
+                "the model can think and the request leaves think unset: think defaults to true"
+                    .into();
+        } else {
+            ex.think_rule = "set by the request".into();
+        }
+    } else if think.as_ref().is_some_and(Think::as_bool) {
+        return Err(fail(
+            400,
+            format!(
+                "{} does not support thinking",
+                gotmpl::strconv::quote(model_req)
+            ),
+            ex,
+        ));
+    } else {
+        ex.think_rule = if think.is_some() {
+            "set by the request".into()
+        } else {
+            "unset".into()
+        };
+    }
+    Ok(())
+}
+
+/// `CheckCapabilities`, worded as the scheduler reports it.
+fn check_capabilities(
+    loaded: &Loaded,
+    caps: &[Capability],
+    want: &[String],
+    ex: &Explain,
+) -> R<()> {
+    let missing: Vec<&str> = want
+        .iter()
+        .filter(|w| !caps.iter().any(|c| &c.name == *w))
+        .map(|s| s.as_str())
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    if missing.contains(&"completion") {
+        return Err(fail(400, "completion", ex));
+    }
+    let mut msg = format!(
+        "{} does not support {}",
+        loaded.full_name,
+        missing.join("\n")
+    );
+    if missing.contains(&"thinking")
+        && (loaded.model.family == "qwen3" || Name::parse(&loaded.full_name).model == "deepseek-r1")
+    {
+        msg.push_str(". Pull the model again to get the latest version with full thinking support");
+    }
+    Err(fail(400, msg, ex))
+}
+
+fn think_string(t: &Option<Think>) -> Option<String> {
+    t.as_ref().map(|t| match t {
+        Think::Bool(b) => b.to_string(),
+        Think::Level(s) => format!("{s:?}"),
+    })
+}
+
+/// `filterThinkTags` (qwen3 family and deepseek-r1).
+fn filter_think_tags(msgs: &mut [Message], loaded: &Loaded, notes: &mut [MessageNote]) {
+    if loaded.model.family != "qwen3" && Name::parse(&loaded.full_name).model != "deepseek-r1" {
+        return;
+    }
+    let Some(last_user) = msgs.iter().rposition(|m| m.role == "user") else {
+        return;
+    };
+    for (i, m) in msgs.iter_mut().enumerate() {
+        if m.role == "assistant" && i < last_user {
+            let stripped = strip_thinking(&m.content);
+            if stripped != m.content {
+                notes[i]
+                    .notes
+                    .push("<think>…</think> stripped from this earlier assistant turn".into());
+            }
+            m.content = stripped;
+        }
+    }
+}
+
+/// One `thinking.Parser{<think>, </think>}.AddContent(content)`: the
+/// non-thinking output.
+pub fn strip_thinking(content: &str) -> String {
+    const OPEN: &str = "<think>";
+    const CLOSE: &str = "</think>";
+    let trim_left = |s: &str| s.trim_start_matches(gotmpl::unicode::is_space).to_string();
+    let trimmed = trim_left(content);
+    if let Some(rest) = trimmed.strip_prefix(OPEN) {
+        let after = trim_left(rest);
+        if after.is_empty() {
+            return String::new();
+        }
+        match after.find(CLOSE) {
+            Some(i) => trim_left(&after[i + CLOSE.len()..]),
+            None => String::new(),
+        }
+    } else if OPEN.starts_with(trimmed.as_str()) {
+        String::new()
+    } else {
+        content.to_string()
+    }
+}
+
+/// `imageTaggedMessages(m, msgs, start, clearImages=false)`.
+fn image_tagged(
+    loaded: &Loaded,
+    msgs: &[Message],
+    start: usize,
+    notes: &mut [MessageNote],
+) -> R<(Vec<Message>, usize)> {
+    let mut out = msgs.to_vec();
+    let mut count = 0;
+    for (offset, m) in out[start..].iter_mut().enumerate() {
+        if loaded.model.families.iter().any(|f| f == "mllama") && m.images.len() > 1 {
+            return Err(Failure {
+                message: "this model only supports one image while more than one image requested"
+                    .into(),
+                status: 500,
+                explain: Box::default(),
+            });
+        }
+        let mut prefix = String::new();
+        let mut prompt = m.content.clone();
+        let mut tags = Vec::new();
+        for _ in &m.images {
+            let id = count;
+            count += 1;
+            if !loaded.model.renderer.is_empty() {
+                continue;
+            }
+            let tag = format!("[img-{id}]");
+            if prompt.contains("[img]") {
+                prompt = prompt.replacen("[img]", &tag, 1);
+            } else {
+                prefix.push_str(&tag);
+            }
+            tags.push(tag);
+        }
+        if loaded.model.renderer.is_empty() {
+            m.content = prefix + &prompt;
+            if !tags.is_empty() {
+                if let Some(n) = notes.get_mut(start + offset) {
+                    n.notes.push(format!("image tags {}", tags.join(" ")));
+                }
+            }
+        }
+    }
+    Ok((out, count))
+}
+
+struct Prepared<'a> {
+    loaded: &'a Loaded,
+    tools: Option<Vec<api::Tool>>,
+    think: Option<Think>,
+}
+
+/// `renderPrompt`.
+fn render_prompt(p: &Prepared, msgs: &[Message], ex: &mut Explain) -> Result<String, String> {
+    let m = &p.loaded.model;
+    if !m.renderer.is_empty() {
+        let name = renderers::resolve_renderer_name(&m.renderer, &p.loaded.full_name, None);
+        ex.branch = "renderer".into();
+        return renderers::render_with_renderer(&name, msgs, p.tools.as_deref(), p.think.as_ref());
+    }
+    let values = Values {
+        messages: msgs.to_vec(),
+        tools: p.tools.clone(),
+        prompt: String::new(),
+        suffix: String::new(),
+        think: p.think.as_ref().is_some_and(Think::as_bool),
+        think_level: p.think.as_ref().map(Think::level).unwrap_or_default(),
+        is_think_set: p.think.is_some(),
+    };
+    let out = p.loaded.template.execute(&values)?;
+    ex.branch = out.branch.name().into();
+    Ok(out.prompt)
+}
+
+/// `chatPrompt`: truncation, image tags, the final render.
+fn chat_prompt(
+    p: &Prepared,
+    msgs: &[Message],
+    num_ctx: usize,
+    settings: &Settings,
+    notes: &mut [MessageNote],
+    ex: &mut Explain,
+) -> R<(String, usize)> {
+    let last = msgs.len().saturating_sub(1);
+    let mut first = 0;
+    let mut system: Vec<Message> = Vec::new();
+    if let Some(tok) = settings.tokenizer {
+        let mut counts = Vec::new();
+        for i in 0..=last {
+            system = msgs[..i]
+                .iter()
+                .filter(|m| m.role == "system")
+                .cloned()
+                .collect();
+            let mut trial = system.clone();
+            trial.extend_from_slice(&msgs[i..]);
+            let prompt =
+                render_prompt(p, &trial, &mut Explain::default()).map_err(|e| fail(500, e, ex))?;
+            let mut n = tok.count(&prompt).map_err(|e| fail(500, e, ex))?;
+            if p.loaded.model.has_projector {
+                n += msgs[i..]
+                    .iter()
+                    .map(|m| 768 * m.images.len())
+                    .sum::<usize>();
+            }
+            counts.push((i, n));
+            if n <= num_ctx || i == last {
+                first = i;
+                break;
+            }
+        }
+        for (i, note) in notes.iter_mut().enumerate() {
+            if i < first {
+                if msgs[i].role == "system" {
+                    note.notes.push(
+                        "kept by truncation (system messages before the cut move to the front)"
+                            .into(),
+                    );
+                } else {
+                    note.notes
+                        .push(format!("dropped by num_ctx truncation (num_ctx {num_ctx})"));
+                }
+            }
+        }
+        ex.truncation = Some(Truncation {
+            num_ctx,
+            first_kept: first,
+            counts,
+        });
+    }
+    let (tagged, count) = image_tagged(p.loaded, msgs, first, notes).map_err(|mut f| {
+        f.explain = Box::new(ex.clone());
+        f
+    })?;
+    let mut final_msgs = system;
+    final_msgs.extend_from_slice(&tagged[first..]);
+    let prompt = render_prompt(p, &final_msgs, ex).map_err(|e| fail(500, e, ex))?;
+    Ok((prompt, count))
+}
+
+fn note_merges(loaded: &Loaded, msgs: &[Message], notes: &mut [MessageNote]) {
+    if !loaded.model.renderer.is_empty() {
+        return;
+    }
+    let (_, collated) = crate::template::collate(msgs);
+    for (_, from) in collated {
+        for &i in from.iter().skip(1) {
+            if let Some(n) = notes.get_mut(i) {
+                n.notes.push(format!(
+                    "merged into message {} (consecutive {} messages are joined with a blank line; its images and tool calls are dropped)",
+                    from[0], msgs[i].role
+                ));
+            }
+        }
+    }
+}
+
+fn chat(model: &Model, mut req: ChatRequest, settings: &Settings, ex: &mut Explain) -> R<Rendered> {
+    if req.top_logprobs < 0 || req.top_logprobs > 20 {
+        return Err(fail(400, "top_logprobs must be between 0 and 20", ex));
+    }
+    if req.model.is_empty() {
+        return Err(fail(400, "model is required", ex));
+    }
+    let mut loaded = load(model, settings, ex)?;
+    let caps = ex.capabilities.clone();
+    let mut requested = vec!["completion".to_string()];
+    if req.tools.as_ref().is_some_and(|t| !t.is_empty()) {
+        requested.push("tools".into());
+    }
+    think_default(&req.model, &caps, &mut req.think, &mut requested, ex)?;
+    ex.requested = requested.clone();
+    ex.think = think_string(&req.think);
+    if let Err(mut f) = check_capabilities(&loaded, &caps, &requested, ex) {
+        if f.message == "completion" {
+            f.message = format!(
+                "{} does not support chat",
+                gotmpl::strconv::quote(&req.model)
+            );
+        }
+        return Err(f);
+    }
+    if req.messages.is_empty() {
+        ex.branch = "load".into();
+        return Ok(Rendered {
+            prompt: None,
+            image_count: 0,
+            explain: ex.clone(),
+        });
+    }
+
+    // Modelfile messages, then the SYSTEM rule.
+    let mut msgs: Vec<Message> = model.messages.clone();
+    let mut notes: Vec<MessageNote> = model
+        .messages
+        .iter()
+        .map(|m| MessageNote {
+            index: 0,
+            role: m.role.clone(),
+            origin: "modelfile MESSAGE".into(),
+            notes: vec![],
+        })
+        .collect();
+    msgs.extend(req.messages.iter().cloned());
+    notes.extend(req.messages.iter().map(|m| MessageNote {
+        index: 0,
+        role: m.role.clone(),
+        origin: "request".into(),
+        notes: vec![],
+    }));
+    if req.messages[0].role != "system" && !model.system.is_empty() {
+        msgs.insert(0, Message::new("system", &model.system));
+        notes.insert(
+            0,
+            MessageNote {
+                index: 0,
+                role: "system".into(),
+                origin: "modelfile SYSTEM".into(),
+                notes: vec![
+                    "added because the request does not start with a system message".into(),
+                ],
+            },
+        );
+    }
+    for (i, n) in notes.iter_mut().enumerate() {
+        n.index = i;
+    }
+    filter_think_tags(&mut msgs, &loaded, &mut notes);
+
+    if loaded.uses_harmony() {
+        if let Some(Think::Level(l)) = &req.think {
+            if l == "max" {
+                req.think = Some(Think::Level("high".into()));
+                ex.think = think_string(&req.think);
+                ex.think_rule
+                    .push_str("; harmony turns \"max\" into \"high\"");
+            }
+        }
+        if loaded.model.parser.is_empty() {
+            loaded.model.parser = "harmony".into();
+        }
+    }
+    if loaded.native() {
+        return Err(fail(
+            501,
+            "this model renders with its GGUF chat template in llama-server (native mode), which Promptscope does not reproduce yet",
+            ex,
+        ));
+    }
+    let mut tools = req.tools.clone();
+    if loaded.model.parser == "harmony" {
+        if let Some(t) = &tools {
+            let renamed = parsers::harmony_rename_tools(t);
+            for (a, b) in t.iter().zip(&renamed) {
+                if a.function.name != b.function.name {
+                    ex.tool_renames
+                        .push((a.function.name.clone(), b.function.name.clone()));
+                }
+            }
+            tools = Some(renamed);
+        }
+    }
+    note_merges(&loaded, &msgs, &mut notes);
+    let prepared = Prepared {
+        loaded: &loaded,
+        tools,
+        think: req.think.clone(),
+    };
+    let ctx = num_ctx(&req.options, settings);
+    let settings_for_truncation = if req.truncate == Some(false) {
+        Settings {
+            tokenizer: None,
+            date: settings.date,
+            go_template_env: settings.go_template_env.clone(),
+            default_num_ctx: settings.default_num_ctx,
+        }
+    } else {
+        Settings {
+            tokenizer: settings.tokenizer,
+            date: settings.date,
+            go_template_env: settings.go_template_env.clone(),
+            default_num_ctx: settings.default_num_ctx,
+        }
+    };
+    let (prompt, images) = chat_prompt(
+        &prepared,
+        &msgs,
+        ctx,
+        &settings_for_truncation,
+        &mut notes,
+        ex,
+    )?;
+    if !loaded.model.renderer.is_empty() {
+        ex.leading_bos = renderers::leading_bos(&loaded.model.renderer).map(str::to_string);
+    }
+    ex.messages = notes;
+    Ok(Rendered {
+        prompt: Some(prompt),
+        image_count: images,
+        explain: ex.clone(),
+    })
+}
+
+fn generate(
+    model: &Model,
+    mut req: GenerateRequest,
+    settings: &Settings,
+    ex: &mut Explain,
+) -> R<Rendered> {
+    if req.top_logprobs < 0 || req.top_logprobs > 20 {
+        return Err(fail(400, "top_logprobs must be between 0 and 20", ex));
+    }
+    if req.model.is_empty() {
+        return Err(fail(404, format!("model '{}' not found", req.model), ex));
+    }
+    let mut loaded = load(model, settings, ex)?;
+    if req.raw
+        && (!req.template.is_empty()
+            || !req.system.is_empty()
+            || req.context.as_ref().is_some_and(|c| !c.is_empty()))
+    {
+        return Err(fail(
+            400,
+            "raw mode does not support template, system, or context",
+            ex,
+        ));
+    }
+    if loaded.uses_harmony() {
+        if let Some(Think::Level(l)) = &req.think {
+            if l == "max" {
+                req.think = Some(Think::Level("high".into()));
+            }
+        }
+        if loaded.model.parser.is_empty() {
+            loaded.model.parser = "harmony".into();
+        }
+    }
+    let caps = ex.capabilities.clone();
+    let mut requested = vec!["completion".to_string()];
+    if !req.suffix.is_empty() {
+        requested.push("insert".into());
+    }
+    think_default(&req.model, &caps, &mut req.think, &mut requested, ex)?;
+    ex.requested = requested.clone();
+    ex.think = think_string(&req.think);
+    if let Err(mut f) = check_capabilities(&loaded, &caps, &requested, ex) {
+        if f.message == "completion" {
+            f.message = format!(
+                "{} does not support generate",
+                gotmpl::strconv::quote(&req.model)
+            );
+        }
+        return Err(f);
+    }
+    if req.prompt.is_empty() {
+        ex.branch = "load".into();
+        return Ok(Rendered {
+            prompt: None,
+            image_count: 0,
+            explain: ex.clone(),
+        });
+    }
+    if loaded.model.families.iter().any(|f| f == "mllama") && req.images.len() > 1 {
+        return Err(fail(
+            400,
+            "this model only supports one image while more than one image requested",
+            ex,
+        ));
+    }
+    let media = req.images.len();
+    if req.raw {
+        ex.branch = "raw".into();
+        return Ok(Rendered {
+            prompt: Some(req.prompt.clone()),
+            image_count: media,
+            explain: ex.clone(),
+        });
+    }
+    let think = req.think.clone();
+    let tmpl_override = if req.template.is_empty() {
+        None
+    } else {
+        Some(Template::parse(&req.template, settings.date).map_err(|e| fail(500, e, ex))?)
+    };
+    let is_think_set = think.is_some();
+    let think_bool = think.as_ref().is_some_and(Think::as_bool);
+    let think_level = think.as_ref().map(Think::level).unwrap_or_default();
+    if !req.suffix.is_empty() {
+        let t = tmpl_override.as_ref().unwrap_or(&loaded.template);
+        let values = Values {
+            prompt: req.prompt.clone(),
+            suffix: req.suffix.clone(),
+            think: think_bool,
+            think_level,
+            is_think_set,
+            ..Values::default()
+        };
+        let out = t.execute(&values).map_err(|e| fail(500, e, ex))?;
+        ex.branch = Branch::Insert.name().into();
+        return Ok(Rendered {
+            prompt: Some(out.prompt),
+            image_count: media,
+            explain: ex.clone(),
+        });
+    }
+    let mut msgs = Vec::new();
+    let mut notes = Vec::new();
+    if !req.system.is_empty() {
+        msgs.push(Message::new("system", &req.system));
+        notes.push(("system", "request system"));
+    } else if !model.system.is_empty() {
+        msgs.push(Message::new("system", &model.system));
+        notes.push(("system", "modelfile SYSTEM"));
+    }
+    if req.context.is_none() {
+        for m in &model.messages {
+            msgs.push(m.clone());
+            notes.push(("", "modelfile MESSAGE"));
+        }
+    }
+    let mut user = Message::new("user", &req.prompt);
+    user.images = req.images.clone();
+    msgs.push(user);
+    notes.push(("user", "request prompt"));
+    let mut notes: Vec<MessageNote> = notes
+        .iter()
+        .enumerate()
+        .map(|(i, (_, origin))| MessageNote {
+            index: i,
+            role: msgs[i].role.clone(),
+            origin: origin.to_string(),
+            notes: vec![],
+        })
+        .collect();
+    if let Some(t) = tmpl_override {
+        // A request template runs directly: no image tags, no truncation.
+        let values = Values {
+            messages: msgs,
+            think: think_bool,
+            think_level,
+            is_think_set,
+            ..Values::default()
+        };
+        let out = t.execute(&values).map_err(|e| fail(500, e, ex))?;
+        ex.branch = out.branch.name().into();
+        ex.vars = t.vars().to_vec();
+        ex.messages = notes;
+        return Ok(Rendered {
+            prompt: Some(out.prompt),
+            image_count: media,
+            explain: ex.clone(),
+        });
+    }
+    if loaded.native() {
+        return Err(fail(
+            501,
+            "this model renders with its GGUF chat template in llama-server (native mode), which Promptscope does not reproduce yet",
+            ex,
+        ));
+    }
+    note_merges(&loaded, &msgs, &mut notes);
+    let prepared = Prepared {
+        loaded: &loaded,
+        tools: Some(Vec::new()),
+        think,
+    };
+    let ctx = num_ctx(&req.options, settings);
+    let s = Settings {
+        tokenizer: if req.truncate == Some(false) {
+            None
+        } else {
+            settings.tokenizer
+        },
+        date: settings.date,
+        go_template_env: settings.go_template_env.clone(),
+        default_num_ctx: settings.default_num_ctx,
+    };
+    let (prompt, images) = chat_prompt(&prepared, &msgs, ctx, &s, &mut notes, ex)?;
+    if !loaded.model.renderer.is_empty() {
+        ex.leading_bos = renderers::leading_bos(&loaded.model.renderer).map(str::to_string);
+    }
+    ex.messages = notes;
+    let _ = Source::None;
+    Ok(Rendered {
+        prompt: Some(prompt),
+        image_count: images,
+        explain: ex.clone(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn think_stripping() {
+        assert_eq!(
+            strip_thinking("  <think>secret</think>\n\nHello!"),
+            "Hello!"
+        );
+        assert_eq!(
+            strip_thinking("Hello <think>x</think>"),
+            "Hello <think>x</think>"
+        );
+        assert_eq!(strip_thinking("   "), "");
+        assert_eq!(strip_thinking("<thi"), "");
+        assert_eq!(strip_thinking("<think>abc"), "");
+        assert_eq!(strip_thinking("<think>abc</think>"), "");
+        assert_eq!(strip_thinking("<think>a</think>b</think>c"), "b</think>c");
+    }
+}

@@ -1,0 +1,67 @@
+//! `shared/corpus/golden/render.jsonl`, recorded from Ollama's own code:
+//! every case must give the exact prompt or the exact error.
+
+use std::path::PathBuf;
+
+use ollama::case::RenderCase;
+
+fn golden(name: &str) -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .ancestors()
+        .flat_map(|d| {
+            [
+                d.join("../shared/corpus/golden").join(name),
+                d.join("shared/corpus/golden").join(name),
+            ]
+        })
+        .find(|p| p.is_file())
+        .expect("shared corpus")
+}
+
+fn run(filter: impl Fn(&serde_json::Value) -> bool) -> (usize, Vec<String>) {
+    let text = std::fs::read_to_string(golden("render.jsonl")).unwrap();
+    let mut n = 0;
+    let mut failures = Vec::new();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if !filter(&v) {
+            continue;
+        }
+        n += 1;
+        let case = RenderCase::from_json(&v).unwrap();
+        let got = match case.render(None) {
+            Ok(r) => serde_json::json!({"prompt": r.prompt.unwrap_or_default()}),
+            Err(f) => serde_json::json!({"error": f.message}),
+        };
+        if got != v["expect"] {
+            failures.push(format!(
+                "{}\n  expected: {}\n  got:      {}",
+                v["id"], v["expect"], got
+            ));
+        }
+    }
+    (n, failures)
+}
+
+fn uses_go_template(v: &serde_json::Value) -> bool {
+    let m = &v["model"];
+    m.get("renderer").is_none() && m.get("parser").is_none()
+}
+
+#[test]
+fn go_template_cases() {
+    let (n, failures) = run(uses_go_template);
+    assert!(n > 1500, "{n}");
+    assert!(
+        failures.is_empty(),
+        "{} of {n} cases differ:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
