@@ -7,11 +7,13 @@ use std::io::{self, BufRead, Read, Write};
 use std::process::ExitCode;
 
 mod exec;
+mod render;
 
 const USAGE: &str = "usage: promptscope <command> [options] [FILE|-]
 
 commands:
-  exec [--jsonl] [FILE|-]   execute a Go text/template case {\"id\", \"template\", \"data\"}
+  exec [--jsonl] [FILE|-]            execute a Go text/template case {\"id\", \"template\", \"data\"}
+  render [--json|--jsonl] [FILE|-]   the exact prompt Ollama builds for a render case
   help                      show this help
 ";
 
@@ -47,6 +49,7 @@ fn run(args: &[String]) -> Result<(), Failure> {
     };
     match cmd.as_str() {
         "exec" => exec::run(rest),
+        "render" => render::run(rest),
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(())

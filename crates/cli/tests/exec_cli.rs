@@ -126,3 +126,74 @@ fn bad_usage_is_exit_2() {
     assert_eq!(run(&["exec", "--bogus"], "").0, 2);
     assert_eq!(run(&[], "").0, 2);
 }
+
+#[test]
+fn render_jsonl_matches_ollama_on_go_template_cases() {
+    let path = golden("render.jsonl");
+    let (code, stdout, stderr) = run(&["render", "--jsonl", path.to_str().unwrap()], "");
+    assert_eq!(code, 0, "{stderr}");
+    let cases: Vec<serde_json::Value> = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let results: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(cases.len(), results.len());
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for (case, mut got) in cases.into_iter().zip(results) {
+        assert_eq!(got["id"], case["id"]);
+        let m = &case["model"];
+        if m.get("renderer").is_some() || m.get("parser").is_some() {
+            continue;
+        }
+        checked += 1;
+        got.as_object_mut().unwrap().remove("id");
+        if got != case["expect"] {
+            bad.push(format!(
+                "{}: expected {} got {}",
+                case["id"], case["expect"], got
+            ));
+        }
+    }
+    assert!(checked > 1600);
+    assert!(
+        bad.is_empty(),
+        "{} mismatches:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn render_single_case_modes() {
+    let case = r#"{"endpoint":"chat","model":{"name":"demo","template":"{{ range .Messages }}<{{ .Role }}>{{ .Content }}{{ end }}"},
+                  "request":{"model":"demo","messages":[{"role":"user","content":"hi"}]}}"#;
+    let (code, out, _) = run(&["render"], case);
+    assert_eq!((code, out.as_str()), (0, "<user>hi"));
+    let (code, out, _) = run(&["render", "--json"], case);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["prompt"], "<user>hi");
+    assert_eq!(v["source"], "go_template");
+    assert_eq!(
+        v["vars"],
+        serde_json::json!(["content", "messages", "role"])
+    );
+    let tools = r#"{"endpoint":"chat","model":{"name":"demo","template":"{{ .Prompt }}"},
+                   "request":{"model":"demo","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f"}}]}}"#;
+    let (code, _, err) = run(&["render"], tools);
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            1,
+            "registry.ollama.ai/library/demo:latest does not support tools\n"
+        )
+    );
+    let (code, _, err) = run(&["render"], "{\"endpoint\": \"chat\",\n \"request\": [}");
+    assert_eq!(code, 2);
+    assert!(err.contains("line 2 column 14"), "{err}");
+}

@@ -137,7 +137,7 @@ impl<'t> State<'t> {
         State {
             set,
             tmpl_name: name.to_string(),
-            out: String::new(),
+            out: String::with_capacity(4096),
             node: None,
             vars: vec![("$".to_string(), dot)],
             depth: 0,

@@ -7,6 +7,7 @@ pub mod api;
 pub mod case;
 pub mod date;
 pub mod model;
+pub mod named;
 pub mod server;
 pub mod template;
 #[allow(missing_docs)]

@@ -97,20 +97,20 @@ fn keyword(word: &str) -> Option<ItemType> {
     })
 }
 
-/// A lexical item.
+/// A lexical item; its text borrows from the input when it can.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Item {
+pub struct Item<'a> {
     /// Its kind.
     pub typ: ItemType,
     /// Byte offset of its start in the input.
     pub pos: usize,
     /// Its text (for errors, the message).
-    pub val: String,
+    pub val: std::borrow::Cow<'a, str>,
     /// Line number at its start.
     pub line: usize,
 }
 
-impl std::fmt::Display for Item {
+impl std::fmt::Display for Item<'_> {
     /// As Go's `item.String()`, used in parse errors.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.typ {
@@ -179,7 +179,7 @@ pub struct Lexer<'a> {
     paren_depth: i32,
     line: usize,
     start_line: usize,
-    item: Item,
+    item: Item<'a>,
     inside_action: bool,
     /// Options set by the parser.
     pub options: LexOptions,
@@ -225,7 +225,7 @@ impl<'a> Lexer<'a> {
             item: Item {
                 typ: ItemType::Eof,
                 pos: 0,
-                val: String::new(),
+                val: "".into(),
                 line: 1,
             },
             inside_action: false,
@@ -276,11 +276,12 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    fn this_item(&mut self, typ: ItemType) -> Item {
+    fn this_item(&mut self, typ: ItemType) -> Item<'a> {
+        let input: &'a str = self.input;
         let item = Item {
             typ,
             pos: self.start,
-            val: self.input[self.start..self.pos].to_string(),
+            val: input[self.start..self.pos].into(),
             line: self.start_line,
         };
         self.start = self.pos;
@@ -293,7 +294,7 @@ impl<'a> Lexer<'a> {
         self.emit_item(item)
     }
 
-    fn emit_item(&mut self, item: Item) -> State {
+    fn emit_item(&mut self, item: Item<'a>) -> State {
         self.item = item;
         State::Done
     }
@@ -327,7 +328,7 @@ impl<'a> Lexer<'a> {
         self.item = Item {
             typ: ItemType::Error,
             pos: self.start,
-            val: msg,
+            val: msg.into(),
             line: self.start_line,
         };
         self.start = 0;
@@ -337,11 +338,11 @@ impl<'a> Lexer<'a> {
     }
 
     /// The next item.
-    pub fn next_item(&mut self) -> Item {
+    pub fn next_item(&mut self) -> Item<'a> {
         self.item = Item {
             typ: ItemType::Eof,
             pos: self.pos,
-            val: "EOF".to_string(),
+            val: "EOF".into(),
             line: self.start_line,
         };
         let mut state = if self.inside_action {
@@ -760,7 +761,7 @@ mod tests {
         loop {
             let i = l.next_item();
             let done = matches!(i.typ, ItemType::Eof | ItemType::Error);
-            out.push((i.typ, i.val));
+            out.push((i.typ, i.val.into_owned()));
             if done {
                 return out;
             }

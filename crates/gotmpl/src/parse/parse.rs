@@ -54,18 +54,18 @@ pub fn parse(
     Ok(p.tree_set)
 }
 
-fn empty_item() -> Item {
+fn empty_item<'a>() -> Item<'a> {
     Item {
         typ: ItemType::Error,
         pos: 0,
-        val: String::new(),
+        val: "".into(),
         line: 0,
     }
 }
 
 struct Parser<'a, 'f> {
     lex: Lexer<'a>,
-    token: [Item; 3],
+    token: [Item<'a>; 3],
     peek_count: usize,
     vars: Vec<String>,
     action_line: usize,
@@ -78,8 +78,8 @@ struct Parser<'a, 'f> {
 }
 
 /// The per-tree state that a nested `define` or `block` starts afresh.
-struct SavedTree {
-    token: [Item; 3],
+struct SavedTree<'a> {
+    token: [Item<'a>; 3],
     peek_count: usize,
     vars: Vec<String>,
     action_line: usize,
@@ -108,7 +108,7 @@ enum End {
 }
 
 impl<'a, 'f> Parser<'a, 'f> {
-    fn next(&mut self) -> Item {
+    fn next(&mut self) -> Item<'a> {
         if self.peek_count > 0 {
             self.peek_count -= 1;
         } else {
@@ -121,18 +121,18 @@ impl<'a, 'f> Parser<'a, 'f> {
         self.peek_count += 1;
     }
 
-    fn backup2(&mut self, t1: Item) {
+    fn backup2(&mut self, t1: Item<'a>) {
         self.token[1] = t1;
         self.peek_count = 2;
     }
 
-    fn backup3(&mut self, t2: Item, t1: Item) {
+    fn backup3(&mut self, t2: Item<'a>, t1: Item<'a>) {
         self.token[1] = t1;
         self.token[2] = t2;
         self.peek_count = 3;
     }
 
-    fn peek(&mut self) -> Item {
+    fn peek(&mut self) -> Item<'a> {
         if self.peek_count > 0 {
             return self.token[self.peek_count - 1].clone();
         }
@@ -141,7 +141,7 @@ impl<'a, 'f> Parser<'a, 'f> {
         self.token[0].clone()
     }
 
-    fn next_non_space(&mut self) -> Item {
+    fn next_non_space(&mut self) -> Item<'a> {
         loop {
             let t = self.next();
             if t.typ != ItemType::Space {
@@ -150,7 +150,7 @@ impl<'a, 'f> Parser<'a, 'f> {
         }
     }
 
-    fn peek_non_space(&mut self) -> Item {
+    fn peek_non_space(&mut self) -> Item<'a> {
         let t = self.next_non_space();
         self.backup();
         t
@@ -164,7 +164,7 @@ impl<'a, 'f> Parser<'a, 'f> {
         })
     }
 
-    fn expect(&mut self, expected: ItemType, context: &str) -> PResult<Item> {
+    fn expect(&mut self, expected: ItemType, context: &str) -> PResult<Item<'a>> {
         let token = self.next_non_space();
         if token.typ != expected {
             return self.unexpected(&token, context);
@@ -172,7 +172,7 @@ impl<'a, 'f> Parser<'a, 'f> {
         Ok(token)
     }
 
-    fn expect_one_of(&mut self, e1: ItemType, e2: ItemType, context: &str) -> PResult<Item> {
+    fn expect_one_of(&mut self, e1: ItemType, e2: ItemType, context: &str) -> PResult<Item<'a>> {
         let token = self.next_non_space();
         if token.typ != e1 && token.typ != e2 {
             return self.unexpected(&token, context);
@@ -180,7 +180,7 @@ impl<'a, 'f> Parser<'a, 'f> {
         Ok(token)
     }
 
-    fn unexpected<T>(&self, token: &Item, context: &str) -> PResult<T> {
+    fn unexpected<T>(&self, token: &Item<'_>, context: &str) -> PResult<T> {
         if token.typ == ItemType::Error {
             let mut extra = String::new();
             if self.action_line != 0 && self.action_line != token.line {
@@ -215,7 +215,7 @@ impl<'a, 'f> Parser<'a, 'f> {
         }
     }
 
-    fn start_subtree(&mut self, name: &str) -> SavedTree {
+    fn start_subtree(&mut self, name: &str) -> SavedTree<'a> {
         let saved = SavedTree {
             token: std::mem::replace(&mut self.token, [empty_item(), empty_item(), empty_item()]),
             peek_count: self.peek_count,
@@ -232,7 +232,7 @@ impl<'a, 'f> Parser<'a, 'f> {
         saved
     }
 
-    fn end_subtree(&mut self, saved: SavedTree) {
+    fn end_subtree(&mut self, saved: SavedTree<'a>) {
         self.token = saved.token;
         self.peek_count = saved.peek_count;
         self.vars = saved.vars;
@@ -312,7 +312,7 @@ impl<'a, 'f> Parser<'a, 'f> {
         match token.typ {
             ItemType::Text => Ok(Parsed::Node(Node::Text(TextNode {
                 pos: token.pos,
-                text: token.val,
+                text: token.val.into_owned(),
             }))),
             ItemType::LeftDelim => {
                 self.action_line = token.line;
@@ -322,7 +322,7 @@ impl<'a, 'f> Parser<'a, 'f> {
             }
             ItemType::Comment => Ok(Parsed::Node(Node::Comment {
                 pos: token.pos,
-                text: token.val,
+                text: token.val.into_owned(),
             })),
             _ => self.unexpected(&token, "input"),
         }
@@ -402,14 +402,14 @@ impl<'a, 'f> Parser<'a, 'f> {
                         pos: v.pos,
                         ident: split_ident(&v.val),
                     });
-                    self.vars.push(v.val.clone());
+                    self.vars.push(v.val.to_string());
                 } else if next.typ == ItemType::Char && next.val == "," {
                     self.next_non_space();
                     pipe.decl.push(VariableNode {
                         pos: v.pos,
                         ident: split_ident(&v.val),
                     });
-                    self.vars.push(v.val.clone());
+                    self.vars.push(v.val.to_string());
                     if context == "range" && pipe.decl.len() < 2 {
                         match self.peek_non_space().typ {
                             ItemType::Variable | ItemType::RightDelim | ItemType::RightParen => {
@@ -575,7 +575,7 @@ impl<'a, 'f> Parser<'a, 'f> {
         }))
     }
 
-    fn parse_template_name(&mut self, token: &Item, context: &str) -> PResult<String> {
+    fn parse_template_name(&mut self, token: &Item<'_>, context: &str) -> PResult<String> {
         match token.typ {
             ItemType::String | ItemType::RawString => match strconv::unquote(&token.val) {
                 Ok(s) => Ok(s),
@@ -670,7 +670,7 @@ impl<'a, 'f> Parser<'a, 'f> {
                 }
                 Arg::Identifier {
                     pos: token.pos,
-                    name: token.val,
+                    name: token.val.into_owned(),
                 }
             }
             ItemType::Dot => Arg::Dot(token.pos),
@@ -711,7 +711,7 @@ impl<'a, 'f> Parser<'a, 'f> {
             ItemType::String | ItemType::RawString => match strconv::unquote(&token.val) {
                 Ok(s) => Arg::String {
                     pos: token.pos,
-                    quoted: token.val,
+                    quoted: token.val.into_owned(),
                     text: s,
                 },
                 Err(_) => return self.errorf("invalid syntax"),

@@ -1,0 +1,101 @@
+//! The explanation record: which path, which branch, where capabilities
+//! came from, what happened to each message.
+
+use ollama::date::Date;
+use ollama::model::{GoTemplateEnv, Model};
+use ollama::server::{render, Endpoint, Settings};
+use serde_json::json;
+
+fn settings() -> Settings<'static> {
+    Settings {
+        date: Date::new(2026, 11, 30),
+        ..Settings::default()
+    }
+}
+
+#[test]
+fn messages_branch_with_merges_system_and_think_default() {
+    let model = Model {
+        name: "demo".into(),
+        template: Some(
+            "{{ range .Messages }}{{ .Role }}:{{ if .Thinking }}<think>{{ .Thinking }}</think>{{ end }}{{ .Content }}\n{{ end }}{{ if .Tools }}T{{ end }}"
+                .into(),
+        ),
+        system: "sys".into(),
+        ..Model::default()
+    };
+    let req = json!({"model": "demo", "messages": [
+        {"role": "user", "content": "a", "images": ["aGk="]},
+        {"role": "user", "content": "b"}
+    ]});
+    let r = render(Endpoint::Chat, &model, &req, &settings()).unwrap();
+    assert_eq!(
+        r.prompt.as_deref(),
+        Some("system:sys\nuser:[img-0]a\n\nb\n")
+    );
+    let ex = r.explain;
+    assert_eq!(ex.source, "go_template");
+    assert_eq!(ex.branch, "messages");
+    assert_eq!(ex.think.as_deref(), Some("true"));
+    assert!(ex.think_rule.contains("defaults to true"));
+    let caps: Vec<(&str, &str)> = ex
+        .capabilities
+        .iter()
+        .map(|c| (c.name.as_str(), c.origin.as_str()))
+        .collect();
+    assert!(caps.contains(&("tools", "template uses .Tools")));
+    assert!(caps
+        .iter()
+        .any(|(n, o)| *n == "thinking" && o.contains("<think> and </think>")));
+    assert_eq!(ex.messages[0].origin, "modelfile SYSTEM");
+    assert!(ex.messages[1]
+        .notes
+        .iter()
+        .any(|n| n == "image tags [img-0]"));
+    assert!(ex.messages[2]
+        .notes
+        .iter()
+        .any(|n| n.starts_with("merged into message 1")));
+}
+
+#[test]
+fn legacy_branch_and_appended_response() {
+    let model = Model {
+        name: "demo".into(),
+        template: Some("{{ if .System }}S:{{ .System }} {{ end }}U:{{ .Prompt }} A:".into()),
+        ..Model::default()
+    };
+    let req = json!({"model": "demo", "messages": [
+        {"role": "user", "content": "q1"}, {"role": "assistant", "content": "r1"}, {"role": "user", "content": "q2"}
+    ]});
+    let r = render(Endpoint::Chat, &model, &req, &settings()).unwrap();
+    assert_eq!(r.prompt.as_deref(), Some("U:q1 A:r1U:q2 A:"));
+    assert_eq!(r.explain.branch, "legacy");
+    assert!(r.explain.response_appended);
+    assert_eq!(r.explain.vars, ["prompt", "response", "system"]);
+}
+
+#[test]
+fn chat_template_preferred_when_it_can_do_more() {
+    let model = Model {
+        name: "demo".into(),
+        template: Some("{{ range .Messages }}{{ .Content }}{{ end }}".into()),
+        chat_template: Some("{% for m in messages %}{{ m.content }}{% endfor %}{% if tools %}{{ tools }}{% endif %}".into()),
+        ..Model::default()
+    };
+    let loaded =
+        ollama::model::Loaded::load(&model, GoTemplateEnv::Unset, Date::new(2026, 11, 30)).unwrap();
+    assert_eq!(loaded.source().label(), "gguf_chat_template");
+    assert!(
+        loaded.selection_rule.contains("more capabilities"),
+        "{}",
+        loaded.selection_rule
+    );
+    let forced = ollama::model::Loaded::load(
+        &model,
+        GoTemplateEnv::from_env_value(Some("true")),
+        Date::new(2026, 11, 30),
+    )
+    .unwrap();
+    assert_eq!(forced.source().label(), "go_template");
+}
