@@ -90,8 +90,11 @@ pub struct ToolCallFunction {
     pub index: i64,
     /// `name`
     pub name: String,
-    /// `arguments`, in request order; `None` when absent.
+    /// `arguments`, in request order; `None` when absent or `null`.
     pub arguments: OrderedArgs,
+    /// Whether the request sent `"arguments": null` (Go marshals that back
+    /// as `null`, an absent field as `{}`).
+    pub arguments_null: bool,
 }
 
 /// `api.Message`.
@@ -485,10 +488,17 @@ fn decode_tool_call(v: &Json, path: &str) -> D<ToolCall> {
                     )))
                 }
             };
+            let arguments_null = ff
+                .obj
+                .iter()
+                .rev()
+                .find(|(k, _)| k.as_str() == "arguments" || k.eq_ignore_ascii_case("arguments"))
+                .is_some_and(|(_, v)| v.is_null());
             ToolCallFunction {
                 index: ff.int("index")?,
                 name: ff.string("name")?,
                 arguments,
+                arguments_null,
             }
         }
     };
@@ -508,7 +518,7 @@ fn decode_message(v: &Json, path: &str) -> D<Message> {
             .collect::<D<Vec<_>>>()?,
     };
     Ok(Message {
-        role: f.string("role")?.to_lowercase(),
+        role: crate::renderers::text::to_lower(&f.string("role")?),
         content: f.string("content")?,
         thinking: f.string("thinking")?,
         images: f.images("images")?,

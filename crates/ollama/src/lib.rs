@@ -8,9 +8,8 @@ pub mod case;
 pub mod date;
 pub mod model;
 pub mod named;
+pub mod parsers;
+pub mod renderers;
 pub mod server;
 pub mod template;
-#[allow(missing_docs)]
-mod tmp_bridge;
 pub mod values;
-use tmp_bridge::{parsers, renderers};

@@ -358,6 +358,7 @@ fn image_tagged(
 
 struct Prepared<'a> {
     loaded: &'a Loaded,
+    today: String,
     tools: Option<Vec<api::Tool>>,
     think: Option<Think>,
 }
@@ -368,7 +369,13 @@ fn render_prompt(p: &Prepared, msgs: &[Message], ex: &mut Explain) -> Result<Str
     if !m.renderer.is_empty() {
         let name = renderers::resolve_renderer_name(&m.renderer, &p.loaded.full_name, None);
         ex.branch = "renderer".into();
-        return renderers::render_with_renderer(&name, msgs, p.tools.as_deref(), p.think.as_ref());
+        return renderers::render_with_renderer_at(
+            &name,
+            msgs,
+            p.tools.as_deref(),
+            p.think.as_ref(),
+            &p.today,
+        );
     }
     let values = Values {
         messages: msgs.to_vec(),
@@ -575,6 +582,7 @@ fn chat(model: &Model, mut req: ChatRequest, settings: &Settings, ex: &mut Expla
     note_merges(&loaded, &msgs, &mut notes);
     let prepared = Prepared {
         loaded: &loaded,
+        today: settings.date.to_string(),
         tools,
         think: req.think.clone(),
     };
@@ -773,6 +781,7 @@ fn generate(
     note_merges(&loaded, &msgs, &mut notes);
     let prepared = Prepared {
         loaded: &loaded,
+        today: settings.date.to_string(),
         tools: Some(Vec::new()),
         think,
     };

@@ -50,6 +50,32 @@ fn uses_go_template(v: &serde_json::Value) -> bool {
 }
 
 #[test]
+fn renderer_and_parser_cases() {
+    let (n, failures) = run(|v| !uses_go_template(v));
+    assert!(n > 200, "{n}");
+    assert!(
+        failures.is_empty(),
+        "{} of {n} cases differ:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn every_case_is_checked() {
+    let (all, _) = run(|_| false);
+    let (tmpl, _) = run(uses_go_template);
+    let (rest, _) = run(|v| !uses_go_template(v));
+    assert_eq!(all, 0);
+    assert_eq!(tmpl + rest, 1884);
+}
+
+#[test]
 fn go_template_cases() {
     let (n, failures) = run(uses_go_template);
     assert!(n > 1500, "{n}");

@@ -74,7 +74,7 @@ pub(crate) fn render(messages: &[Message], tools: &[Tool], think: Option<&Think>
                     sb.push_str("<｜tool▁call▁begin｜>function<｜tool▁sep｜>");
                     sb.push_str(&call.function.name);
                     sb.push_str("\n```json\n");
-                    sb.push_str(&json::args(&call.function.arguments));
+                    sb.push_str(&json::call_args(&call.function));
                     sb.push_str("\n```<｜tool▁call▁end｜>");
                     if j < message.tool_calls.len() - 1 {
                         sb.push('\n');

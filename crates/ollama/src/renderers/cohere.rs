@@ -54,7 +54,9 @@ pub(crate) fn render(messages: &[Message], tools: &[Tool], think: Option<&Think>
     let reasoning = think.is_none_or(Think::as_bool);
 
     let (system, rest) = match messages.split_first() {
-        Some((first, rest)) if equal_fold_ascii(&first.role, "system") => (first.content.as_str(), rest),
+        Some((first, rest)) if equal_fold_ascii(&first.role, "system") => {
+            (first.content.as_str(), rest)
+        }
         _ => ("", messages),
     };
 
@@ -103,7 +105,7 @@ pub(crate) fn render(messages: &[Message], tools: &[Tool], think: Option<&Think>
                         sb.push_str("\", \"tool_name\": \"");
                         sb.push_str(&call.function.name);
                         sb.push_str("\", \"parameters\": ");
-                        sb.push_str(&json::add_spaces(&json::args(&call.function.arguments)));
+                        sb.push_str(&json::add_spaces(&json::call_args(&call.function)));
                         sb.push('}');
                         if j < message.tool_calls.len() - 1 {
                             sb.push(',');

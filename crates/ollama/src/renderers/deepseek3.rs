@@ -37,7 +37,9 @@ pub(crate) fn render(messages: &[Message], tools: &[Tool], think: Option<&Think>
         sb.push_str("Where:\n\n");
         sb.push_str("- `tool_call_name` must be an exact match to one of the available tools\n");
         sb.push_str("- `tool_call_arguments` must be valid JSON that strictly follows the tool's Parameters Schema\n");
-        sb.push_str("- For multiple tool calls, chain them directly without separators or spaces\n");
+        sb.push_str(
+            "- For multiple tool calls, chain them directly without separators or spaces\n",
+        );
     }
 
     let mut is_tool = false;
@@ -64,7 +66,7 @@ pub(crate) fn render(messages: &[Message], tools: &[Tool], think: Option<&Think>
                     sb.push_str("<｜tool▁call▁begin｜>");
                     sb.push_str(&call.function.name);
                     sb.push_str("<｜tool▁sep｜>");
-                    sb.push_str(&json::args(&call.function.arguments));
+                    sb.push_str(&json::call_args(&call.function));
                     sb.push_str("<｜tool▁call▁end｜>");
                 }
                 sb.push_str("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>");

@@ -14,7 +14,9 @@ pub(crate) fn render(messages: &[Message], tools: &[Tool]) -> String {
     let mut sb = String::from(BOS);
 
     let (system, loop_messages) = match messages.split_first() {
-        Some((first, rest)) if first.role == "system" || first.role == "developer" => (first.content.as_str(), rest),
+        Some((first, rest)) if first.role == "system" || first.role == "developer" => {
+            (first.content.as_str(), rest)
+        }
         _ => ("", messages),
     };
 
@@ -105,7 +107,10 @@ fn tool_name(messages: &[Message], i: usize) -> &str {
     else {
         return "";
     };
-    let index = messages[j + 1..i].iter().filter(|m| m.role == "tool").count();
+    let index = messages[j + 1..i]
+        .iter()
+        .filter(|m| m.role == "tool")
+        .count();
     messages[j]
         .tool_calls
         .get(index)
@@ -133,7 +138,10 @@ fn render_tool_declaration(tool: &Tool) -> String {
             if needs_comma {
                 sb.push(',');
             }
-            let quoted: Vec<String> = required.iter().map(|r| format!("<escape>{r}<escape>")).collect();
+            let quoted: Vec<String> = required
+                .iter()
+                .map(|r| format!("<escape>{r}<escape>"))
+                .collect();
             sb.push_str(&format!("required:[{}]", quoted.join(",")));
             needs_comma = true;
         }
@@ -157,7 +165,10 @@ fn write_properties(sb: &mut String, props: &[(String, ToolProperty)]) {
         if i > 0 {
             sb.push(',');
         }
-        sb.push_str(&format!("{name}:{{description:<escape>{}<escape>", prop.description));
+        sb.push_str(&format!(
+            "{name}:{{description:<escape>{}<escape>",
+            prop.description
+        ));
         if let Some(t) = prop.type_.first() {
             sb.push_str(&format!(",type:<escape>{}<escape>", to_upper(t)));
         }

@@ -22,7 +22,12 @@ const Q: &str = "<|\"|>";
 
 /// `Gemma4Renderer.Render` with `useImgTags`; `empty_block_on_nothink` is
 /// the `gemma4-large` configuration.
-pub(crate) fn render(empty_block_on_nothink: bool, messages: &[Message], tools: &[Tool], think: Option<&Think>) -> String {
+pub(crate) fn render(
+    empty_block_on_nothink: bool,
+    messages: &[Message],
+    tools: &[Tool],
+    think: Option<&Think>,
+) -> String {
     let mut sb = String::from(BOS);
     let mut image_offset = 0;
 
@@ -70,7 +75,10 @@ pub(crate) fn render(empty_block_on_nothink: bool, messages: &[Message], tools: 
             sb.push('\n');
         }
 
-        if message.role == "assistant" && !message.thinking.is_empty() && last_user_idx.is_none_or(|u| i > u) {
+        if message.role == "assistant"
+            && !message.thinking.is_empty()
+            && last_user_idx.is_none_or(|u| i > u)
+        {
             sb.push_str("<|channel>thought\n");
             sb.push_str(&message.thinking);
             sb.push_str("\n<channel|>");
@@ -85,8 +93,12 @@ pub(crate) fn render(empty_block_on_nothink: bool, messages: &[Message], tools: 
 
         let mut tool_responses_emitted = false;
         if !message.tool_calls.is_empty() {
-            for response in loop_messages[i + 1..].iter().take_while(|m| m.role == "tool") {
-                let content = render_content(&response.content, response.images.len(), &mut image_offset);
+            for response in loop_messages[i + 1..]
+                .iter()
+                .take_while(|m| m.role == "tool")
+            {
+                let content =
+                    render_content(&response.content, response.images.len(), &mut image_offset);
                 let name = tool_response_name(response, &message.tool_calls);
                 sb.push_str(&format!(
                     "<|tool_response>response:{name}{{value:{Q}{content}{Q}}}<tool_response|>"
@@ -100,12 +112,20 @@ pub(crate) fn render(empty_block_on_nothink: bool, messages: &[Message], tools: 
         if role == "model" {
             if !message.content.is_empty() || !message.images.is_empty() {
                 let content = strip_thinking(&message.content);
-                sb.push_str(&render_content(&content, message.images.len(), &mut image_offset));
+                sb.push_str(&render_content(
+                    &content,
+                    message.images.len(),
+                    &mut image_offset,
+                ));
                 had_content = has_content(&content, message.images.len());
             }
         } else {
             let content = trim_space(&message.content);
-            sb.push_str(&render_content(content, message.images.len(), &mut image_offset));
+            sb.push_str(&render_content(
+                content,
+                message.images.len(),
+                &mut image_offset,
+            ));
             had_content = has_content(content, message.images.len());
         }
 
@@ -118,7 +138,9 @@ pub(crate) fn render(empty_block_on_nothink: bool, messages: &[Message], tools: 
             && (message.tool_calls.is_empty() || tool_responses_emitted);
         if prev_message_type == "tool_call" && !tool_responses_emitted {
             sb.push_str("<|tool_response>");
-        } else if !continues_into_next && !(tool_responses_emitted && !had_content && next_non_tool_role.is_empty()) {
+        } else if !(continues_into_next
+            || (tool_responses_emitted && !had_content && next_non_tool_role.is_empty()))
+        {
             sb.push_str("<turn|>\n");
         }
 
@@ -191,7 +213,10 @@ fn tool_response_name<'a>(message: &'a Message, calls: &'a [ToolCall]) -> &'a st
 fn render_tool_declaration(tool: &Tool) -> String {
     let f = &tool.function;
     let params = &f.parameters;
-    let mut sb = format!("<|tool>declaration:{}{{description:{Q}{}{Q}", f.name, f.description);
+    let mut sb = format!(
+        "<|tool>declaration:{}{{description:{Q}{}{Q}",
+        f.name, f.description
+    );
     if params.properties.is_some() || !params.type_.is_empty() {
         sb.push_str(",parameters:{");
         let mut needs_comma = false;
@@ -245,7 +270,7 @@ enum Sv<'a> {
     /// A `[]string`.
     Strings(Vec<String>),
     /// `ToolProperty.Enum`, a `[]any`.
-    Enum(&'a [Json]),
+    Enum(&'a Vec<Json>),
     /// A `map[string]any` built by the renderer.
     Map(SchemaMap<'a>),
     /// A `*api.ToolPropertiesMap`.
@@ -375,7 +400,10 @@ fn is_bare_type_only(p: &ToolProperty) -> bool {
 }
 
 fn is_schema_standard_key(key: &str) -> bool {
-    matches!(key, "description" | "type" | "properties" | "required" | "nullable")
+    matches!(
+        key,
+        "description" | "type" | "properties" | "required" | "nullable"
+    )
 }
 
 /// `asSchemaMap`.
@@ -395,15 +423,27 @@ fn as_schema_map<'m, 'a>(value: Option<&'m Sv<'a>>) -> Option<Cow<'m, SchemaMap<
     }
 }
 
+/// A `[]any`: decoded JSON list or an enum.
+fn any_list<'b>(value: Option<&'b Sv>) -> Option<&'b [Json]> {
+    match value? {
+        Sv::Json(Json::Array(items)) => Some(items),
+        Sv::Enum(items) => Some(items),
+        _ => None,
+    }
+}
+
 /// `normalizeTypeNames`: upper-cased type names.
 fn normalize_type_names(value: Option<&Sv>) -> Vec<String> {
     match value {
         Some(Sv::Str(s)) | Some(Sv::Json(Json::String(s))) => vec![to_upper(s)],
         Some(Sv::Strings(v)) => v.iter().map(|s| to_upper(s)).collect(),
-        Some(Sv::Json(Json::Array(items))) | Some(Sv::Enum(items)) => {
-            items.iter().filter_map(Json::as_str).map(to_upper).collect()
-        }
-        _ => Vec::new(),
+        _ => any_list(value).map_or_else(Vec::new, |items| {
+            items
+                .iter()
+                .filter_map(Json::as_str)
+                .map(to_upper)
+                .collect()
+        }),
     }
 }
 
@@ -411,19 +451,21 @@ fn normalize_type_names(value: Option<&Sv>) -> Vec<String> {
 fn normalize_string_slice(value: Option<&Sv>) -> Vec<String> {
     match value {
         Some(Sv::Strings(v)) => v.clone(),
-        Some(Sv::Json(Json::Array(items))) | Some(Sv::Enum(items)) => {
-            items.iter().filter_map(Json::as_str).map(str::to_string).collect()
-        }
-        _ => Vec::new(),
+        _ => any_list(value).map_or_else(Vec::new, |items| {
+            items
+                .iter()
+                .filter_map(Json::as_str)
+                .map(str::to_string)
+                .collect()
+        }),
     }
 }
 
 /// `normalizeSlice`, each element printed with `%v`.
 fn normalize_slice_printed(value: Option<&Sv>) -> Vec<String> {
     match value {
-        Some(Sv::Json(Json::Array(items))) | Some(Sv::Enum(items)) => items.iter().map(sprint_json).collect(),
         Some(Sv::Strings(v)) => v.clone(),
-        _ => Vec::new(),
+        _ => any_list(value).map_or_else(Vec::new, |items| items.iter().map(sprint_json).collect()),
     }
 }
 
@@ -488,7 +530,11 @@ fn write_schema_properties(sb: &mut String, props: &SchemaMap) {
         sb.push_str(":{");
 
         let mut sep = Separator::default();
-        if let Some(description) = prop.get("description").and_then(Sv::as_str).filter(|d| !d.is_empty()) {
+        if let Some(description) = prop
+            .get("description")
+            .and_then(Sv::as_str)
+            .filter(|d| !d.is_empty())
+        {
             sb.push_str(&format!("description:{Q}{description}{Q}"));
             sep.0 = true;
         }
@@ -613,7 +659,11 @@ fn format_tool_call(call: &ToolCall) -> String {
         .into_iter()
         .map(|(k, v)| format!("{k}:{}", format_arg_value(v)))
         .collect();
-    format!("<|tool_call>call:{}{{{}}}<tool_call|>", call.function.name, parts.join(","))
+    format!(
+        "<|tool_call>call:{}{{{}}}<tool_call|>",
+        call.function.name,
+        parts.join(",")
+    )
 }
 
 /// `formatArgValue`.

@@ -116,7 +116,10 @@ fn json_string(s: &str) -> String {
 fn write_tool_definitions(sb: &mut String, tools: &[Tool]) {
     sb.push_str(TOOL_DEFINITIONS_PREFIX);
     for ns in namespaces(tools) {
-        sb.push_str(&format!("{{\"name\": {}, \"description\": \"\"}}\n", json_string(ns)));
+        sb.push_str(&format!(
+            "{{\"name\": {}, \"description\": \"\"}}\n",
+            json_string(ns)
+        ));
     }
     sb.push_str("// Function schemas");
     for tool in tools {
@@ -141,7 +144,13 @@ fn write_system_meta(sb: &mut String, tools: &[Tool]) {
 }
 
 /// `writeGlimmerSystem`; `today` is `Some` for the default system message.
-fn write_system(sb: &mut String, content: &str, tools: &[Tool], strength: &str, today: Option<&str>) {
+fn write_system(
+    sb: &mut String,
+    content: &str,
+    tools: &[Tool],
+    strength: &str,
+    today: Option<&str>,
+) {
     let content = match today {
         Some(_) => content.to_string(),
         None => normalize_system_reasoning(content),
@@ -149,7 +158,9 @@ fn write_system(sb: &mut String, content: &str, tools: &[Tool], strength: &str, 
     write_message_start(sb, "system");
     sb.push_str(&content);
     if let Some(today) = today {
-        sb.push_str(&format!("\nKnowledge cutoff: {KNOWLEDGE_CUTOFF}.\nCurrent date: {today}."));
+        sb.push_str(&format!(
+            "\nKnowledge cutoff: {KNOWLEDGE_CUTOFF}.\nCurrent date: {today}."
+        ));
     }
     if today.is_some() || !has_system_reasoning(&content) {
         sb.push_str(&format!("\n\nReasoning strength: {strength}."));
@@ -187,8 +198,8 @@ fn tool_result_name<'a>(message: &'a Message, messages: &'a [Message]) -> &'a st
     messages
         .iter()
         .flat_map(|m| &m.tool_calls)
-        .filter(|c| c.id == message.tool_call_id)
-        .last()
+        .rev()
+        .find(|c| c.id == message.tool_call_id)
         .map_or(&message.tool_call_id, |c| &c.function.name)
 }
 
@@ -203,7 +214,9 @@ fn write_atem(sb: &mut String, call: &ToolCall) {
         sb.push_str("\">");
         match value {
             Json::Null => sb.push_str("null"),
-            Json::Array(_) | Json::Object(_) => sb.push_str(&json::add_spaces(&json::any_unescaped(value))),
+            Json::Array(_) | Json::Object(_) => {
+                sb.push_str(&json::add_spaces(&json::any_unescaped(value)))
+            }
             v => sb.push_str(&sprint_json(v)),
         }
         sb.push_str("</atem:parameter>\n");
@@ -213,7 +226,12 @@ fn write_atem(sb: &mut String, call: &ToolCall) {
 
 /// `GlimmerRenderer.Render` with `useImgTags`; `today` is the server's date
 /// (`YYYY-MM-DD`), printed when there is no system message.
-pub(crate) fn render(messages: &[Message], tools: &[Tool], think: Option<&Think>, today: &str) -> String {
+pub(crate) fn render(
+    messages: &[Message],
+    tools: &[Tool],
+    think: Option<&Think>,
+    today: &str,
+) -> String {
     let mut sb = String::from(BOS);
     let strength = reasoning_strength(think);
     if !messages.iter().any(|m| m.role == "system") {
@@ -222,7 +240,8 @@ pub(crate) fn render(messages: &[Message], tools: &[Tool], think: Option<&Think>
 
     let mut image_offset = 0;
     for (i, message) in messages.iter().enumerate() {
-        let (content, next) = content_with_image_tags(&message.content, message.images.len(), image_offset);
+        let (content, next) =
+            content_with_image_tags(&message.content, message.images.len(), image_offset);
         image_offset = next;
         let end = if messages.get(i + 1).is_some_and(|m| m.role == message.role) {
             END_MESSAGE
@@ -235,7 +254,9 @@ pub(crate) fn render(messages: &[Message], tools: &[Tool], think: Option<&Think>
             "tool" => {
                 let name = tool_result_name(message, messages);
                 write_message_start(&mut sb, &format!("tool {name}"));
-                sb.push_str(&format!("<tool_output name=\"{name}\">\n{content}\n</tool_output>"));
+                sb.push_str(&format!(
+                    "<tool_output name=\"{name}\">\n{content}\n</tool_output>"
+                ));
                 sb.push_str(END_TURN);
             }
             "assistant" => {
@@ -244,7 +265,10 @@ pub(crate) fn render(messages: &[Message], tools: &[Tool], think: Option<&Think>
                 }
                 if !message.tool_calls.is_empty() {
                     for (j, call) in message.tool_calls.iter().enumerate() {
-                        write_message_start(&mut sb, &format!("assistant to={}", call.function.name));
+                        write_message_start(
+                            &mut sb,
+                            &format!("assistant to={}", call.function.name),
+                        );
                         write_atem(&mut sb, call);
                         sb.push_str(if j + 1 == message.tool_calls.len() {
                             end

@@ -31,7 +31,9 @@ fn tool_arguments(args: &OrderedArgs) -> String {
             Json::String(s) => s.clone(),
             v => json::any(v),
         };
-        sb.push_str(&format!("<arg_key>{key}</arg_key><arg_value>{value}</arg_value>"));
+        sb.push_str(&format!(
+            "<arg_key>{key}</arg_key><arg_value>{value}</arg_value>"
+        ));
     }
     sb
 }
@@ -86,7 +88,11 @@ pub(crate) fn render_glm47(messages: &[Message], tools: &[Tool], think: Option<&
 }
 
 /// `GlmOcrRenderer.Render` with `useImgTags`.
-pub(crate) fn render_glm_ocr(messages: &[Message], tools: &[Tool], think: Option<&Think>) -> String {
+pub(crate) fn render_glm_ocr(
+    messages: &[Message],
+    tools: &[Tool],
+    think: Option<&Think>,
+) -> String {
     let mut sb = String::from("[gMASK]<sop>");
     write_tools(&mut sb, tools);
     // Only an explicit think=false turns thinking off.
@@ -97,7 +103,8 @@ pub(crate) fn render_glm_ocr(messages: &[Message], tools: &[Tool], think: Option
         match message.role.as_str() {
             "user" => {
                 sb.push_str("<|user|>\n");
-                let (content, next) = content_with_image_tags(&message.content, message.images.len(), image_offset);
+                let (content, next) =
+                    content_with_image_tags(&message.content, message.images.len(), image_offset);
                 image_offset = next;
                 sb.push_str(&content);
                 if no_think && !message.content.ends_with("/nothink") {
@@ -127,7 +134,8 @@ pub(crate) fn render_glm_ocr(messages: &[Message], tools: &[Tool], think: Option
                 if i == 0 || messages[i - 1].role != "tool" {
                     sb.push_str("<|observation|>");
                 }
-                let (content, next) = content_with_image_tags(&message.content, message.images.len(), image_offset);
+                let (content, next) =
+                    content_with_image_tags(&message.content, message.images.len(), image_offset);
                 image_offset = next;
                 sb.push_str("\n<tool_response>\n");
                 sb.push_str(&content);

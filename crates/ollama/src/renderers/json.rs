@@ -138,6 +138,14 @@ pub(crate) fn write_args(out: &mut String, args: &OrderedArgs) {
     out.push('}');
 }
 
+/// `json.Marshal(f.Arguments)`: `null` when the request sent null.
+pub(crate) fn call_args(f: &crate::api::ToolCallFunction) -> String {
+    if f.arguments_null {
+        return "null".into();
+    }
+    args(&f.arguments)
+}
+
 /// `json.Marshal(args)` of tool-call arguments.
 pub(crate) fn args(args: &OrderedArgs) -> String {
     let mut out = String::new();
@@ -232,16 +240,6 @@ fn write_properties(out: &mut String, props: &[(String, ToolProperty)]) {
 pub(crate) fn property(p: &ToolProperty) -> String {
     let mut out = String::new();
     write_property(&mut out, p);
-    out
-}
-
-/// `json.Marshal` of a `*ToolPropertiesMap`: `null` when unset.
-pub(crate) fn properties(props: Option<&[(String, ToolProperty)]>) -> String {
-    let mut out = String::new();
-    match props {
-        Some(props) => write_properties(&mut out, props),
-        None => out.push_str("null"),
-    }
     out
 }
 
@@ -486,7 +484,10 @@ mod tests {
 
     #[test]
     fn spaces_and_indent() {
-        assert_eq!(add_spaces(r#"{"a":"x:,\"y","b":[1,2]}"#), r#"{"a": "x:,\"y", "b": [1, 2]}"#);
+        assert_eq!(
+            add_spaces(r#"{"a":"x:,\"y","b":[1,2]}"#),
+            r#"{"a": "x:,\"y", "b": [1, 2]}"#
+        );
         assert_eq!(
             indent(r#"{"a":{},"b":[1,{"c":"[,]"}],"d":[]}"#, "  "),
             "{\n  \"a\": {},\n  \"b\": [\n    1,\n    {\n      \"c\": \"[,]\"\n    }\n  ],\n  \"d\": []\n}"

@@ -79,7 +79,8 @@ pub(crate) fn render(messages: &[Message], tools: &[Tool], think: Option<&Think>
                 sb.push_str("\n</user>\n");
             }
             "assistant" => {
-                let (content, reasoning) = v2_assistant_content(&message.content, &message.thinking);
+                let (content, reasoning) =
+                    v2_assistant_content(&message.content, &message.thinking);
                 let last = i == messages.len() - 1;
                 let prefill = last
                     && (!trim_space(content).is_empty()
@@ -133,7 +134,11 @@ pub(crate) fn render(messages: &[Message], tools: &[Tool], think: Option<&Think>
     // Continue an assistant prefill in place, or open a fresh turn.
     if messages.last().is_none_or(|m| m.role != "assistant") {
         sb.push_str("<assistant>\n");
-        sb.push_str(if thinking { THOUGHT_OPEN } else { THOUGHT_CLOSE });
+        sb.push_str(if thinking {
+            THOUGHT_OPEN
+        } else {
+            THOUGHT_CLOSE
+        });
     }
     sb
 }
@@ -236,6 +241,10 @@ pub(crate) fn render_v8(messages: &[Message], tools: &[Tool], think: Option<&Thi
     }
 
     sb.push_str("<assistant>");
-    sb.push_str(if thinking { THOUGHT_OPEN } else { THOUGHT_CLOSE });
+    sb.push_str(if thinking {
+        THOUGHT_OPEN
+    } else {
+        THOUGHT_CLOSE
+    });
     sb
 }

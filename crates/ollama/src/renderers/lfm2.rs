@@ -60,7 +60,12 @@ fn render_tool_calls(calls: &[ToolCall]) -> String {
 }
 
 /// `LFM2Renderer.Render` with `useImgTags`; `thinking` is `lfm2-thinking`.
-pub(crate) fn render(thinking: bool, messages: &[Message], tools: &[Tool], think: Option<&Think>) -> String {
+pub(crate) fn render(
+    thinking: bool,
+    messages: &[Message],
+    tools: &[Tool],
+    think: Option<&Think>,
+) -> String {
     let mut sb = String::from(BOS);
 
     let (mut system, start) = match messages.first() {
@@ -101,9 +106,13 @@ pub(crate) fn render(thinking: bool, messages: &[Message], tools: &[Tool], think
         sb.push_str(&message.role);
         sb.push('\n');
 
-        let (mut content, _) = content_with_image_tags(&message.content, message.images.len(), image_offset);
+        let (mut content, _) =
+            content_with_image_tags(&message.content, message.images.len(), image_offset);
         image_offset += message.images.len();
-        if message.role == "assistant" && !message.tool_calls.is_empty() && !content.contains(TOOL_CALL_START) {
+        if message.role == "assistant"
+            && !message.tool_calls.is_empty()
+            && !content.contains(TOOL_CALL_START)
+        {
             let calls = render_tool_calls(&message.tool_calls);
             content = if trim_space(&content).is_empty() {
                 calls + &content
@@ -113,7 +122,11 @@ pub(crate) fn render(thinking: bool, messages: &[Message], tools: &[Tool], think
         }
         // The thinking variant puts the reasoning back inline, before tool
         // calls and content.
-        if thinking && message.role == "assistant" && !message.thinking.is_empty() && !content.contains(THINK_CLOSE) {
+        if thinking
+            && message.role == "assistant"
+            && !message.thinking.is_empty()
+            && !content.contains(THINK_CLOSE)
+        {
             content = format!("{THINK_OPEN}{}{THINK_CLOSE}{content}", message.thinking);
         }
         // Earlier assistant turns drop their reasoning unless it is kept.

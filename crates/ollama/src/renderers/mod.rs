@@ -149,7 +149,13 @@ impl Renderer {
         }
     }
 
-    fn render(self, msgs: &[Message], tools: &[Tool], think: Option<&Think>, today: &str) -> Result<String, String> {
+    fn render(
+        self,
+        msgs: &[Message],
+        tools: &[Tool],
+        think: Option<&Think>,
+        today: &str,
+    ) -> Result<String, String> {
         Ok(match self {
             Renderer::Qwen3Coder => qwen3coder::render(msgs, tools),
             Renderer::Qwen3Vl { thinking } => qwen3vl::render(thinking, msgs, tools, think),
@@ -232,7 +238,11 @@ const GEMMA4_LARGE_MIN_PARAMETER_COUNT: u64 = 12_000_000_000;
 /// either form gives the same answer. `parameter_count` is
 /// `config.model_type` read by [`parse_human_parameter_count`]. An empty
 /// `config_renderer` gives `""` (no renderer).
-pub fn resolve_renderer_name(config_renderer: &str, model_name: &str, parameter_count: Option<u64>) -> String {
+pub fn resolve_renderer_name(
+    config_renderer: &str,
+    model_name: &str,
+    parameter_count: Option<u64>,
+) -> String {
     if config_renderer != "gemma4" {
         return config_renderer.to_string();
     }
@@ -275,6 +285,40 @@ pub fn parse_human_parameter_count(s: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::ChatRequest;
+    use serde_json::{json, Value as Json};
+
+    /// Conversations recorded from Ollama's own renderers (with
+    /// `RenderImgTags = true`), for the paths the shared goldens leave out:
+    /// schema walks, Python-style JSON, odd roles, images in every role,
+    /// `think` levels, tool-call ids, numbers and escapes.
+    #[test]
+    fn go_recorded_cases() {
+        let mut n = 0;
+        for line in include_str!("testdata/go_recorded.jsonl").lines() {
+            let case: Json = serde_json::from_str(line).unwrap();
+            let req = ChatRequest::decode(&json!({
+                "messages": case["messages"],
+                "tools": case["tools"],
+                "think": case["think"],
+            }))
+            .unwrap();
+            let got = render_with_renderer_at(
+                case["renderer"].as_str().unwrap(),
+                &req.messages,
+                req.tools.as_deref(),
+                req.think.as_ref(),
+                case["date"].as_str().unwrap_or("1970-01-01"),
+            );
+            let got = match got {
+                Ok(prompt) => json!({ "prompt": prompt }),
+                Err(error) => json!({ "error": error }),
+            };
+            assert_eq!(got, case["expect"], "{}", case["id"]);
+            n += 1;
+        }
+        assert!(n >= 20);
+    }
 
     #[test]
     fn unknown_renderer_error() {
@@ -299,14 +343,26 @@ mod tests {
 
     #[test]
     fn gemma4_resolution() {
-        assert_eq!(resolve_renderer_name("gemma4", "gemma4:e4b", Some(30_000_000_000)), "gemma4-small");
-        assert_eq!(resolve_renderer_name("gemma4", "Gemma4:31B", None), "gemma4-large");
-        assert_eq!(resolve_renderer_name("gemma4", "demo", None), "gemma4-small");
+        assert_eq!(
+            resolve_renderer_name("gemma4", "gemma4:e4b", Some(30_000_000_000)),
+            "gemma4-small"
+        );
+        assert_eq!(
+            resolve_renderer_name("gemma4", "Gemma4:31B", None),
+            "gemma4-large"
+        );
+        assert_eq!(
+            resolve_renderer_name("gemma4", "demo", None),
+            "gemma4-small"
+        );
         assert_eq!(
             resolve_renderer_name("gemma4", "demo", parse_human_parameter_count("12.0B")),
             "gemma4-large"
         );
-        assert_eq!(resolve_renderer_name("qwen3.5", "gemma4:31b", None), "qwen3.5");
+        assert_eq!(
+            resolve_renderer_name("qwen3.5", "gemma4:31b", None),
+            "qwen3.5"
+        );
         assert_eq!(resolve_renderer_name("", "x", None), "");
         assert_eq!(parse_human_parameter_count("600M"), Some(600_000_000));
         assert_eq!(parse_human_parameter_count("8k"), Some(8000));

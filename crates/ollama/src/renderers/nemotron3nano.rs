@@ -11,7 +11,12 @@ use super::text::{content_with_image_tags, sprint_json, trim_space};
 const TOOL_INSTRUCTIONS: &str = "\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>";
 
 /// `Nemotron3NanoRenderer.Render`; `v35` selects the Nemotron 3.5 layout.
-pub(crate) fn render(v35: bool, messages: &[Message], tools: &[Tool], think: Option<&Think>) -> String {
+pub(crate) fn render(
+    v35: bool,
+    messages: &[Message],
+    tools: &[Tool],
+    think: Option<&Think>,
+) -> String {
     let mut sb = String::new();
     let mut image_offset = 0;
 
@@ -19,7 +24,9 @@ pub(crate) fn render(v35: bool, messages: &[Message], tools: &[Tool], think: Opt
     let medium_effort = v35 && matches!(think, Some(Think::Level(l)) if l == "medium");
 
     let (system, loop_messages) = match messages.split_first() {
-        Some((first, rest)) if first.role == "system" => (sanitize_system(v35, &first.content), rest),
+        Some((first, rest)) if first.role == "system" => {
+            (sanitize_system(v35, &first.content), rest)
+        }
         _ => (String::new(), messages),
     };
     let last_user_idx = loop_messages.iter().rposition(|m| m.role == "user");
@@ -105,7 +112,10 @@ fn render_tools(tools: &[Tool]) -> String {
         sb.push_str(&f.name);
         sb.push_str("</name>");
         if !f.description.is_empty() {
-            sb.push_str(&format!("\n<description>{}</description>", trim_space(&f.description)));
+            sb.push_str(&format!(
+                "\n<description>{}</description>",
+                trim_space(&f.description)
+            ));
         }
         sb.push_str("\n<parameters>");
         for (name, prop) in f.parameters.properties.iter().flatten() {
@@ -113,13 +123,22 @@ fn render_tools(tools: &[Tool]) -> String {
             sb.push_str(name);
             sb.push_str("</name>");
             if !prop.type_.is_empty() {
-                sb.push_str(&format!("\n<type>{}</type>", format_property_type(&prop.type_)));
+                sb.push_str(&format!(
+                    "\n<type>{}</type>",
+                    format_property_type(&prop.type_)
+                ));
             }
             if !prop.description.is_empty() {
-                sb.push_str(&format!("\n<description>{}</description>", trim_space(&prop.description)));
+                sb.push_str(&format!(
+                    "\n<description>{}</description>",
+                    trim_space(&prop.description)
+                ));
             }
             if let Some(values) = prop.enum_.as_ref().filter(|e| !e.is_empty()) {
-                sb.push_str(&format!("\n<enum>{}</enum>", py_list(values.iter().map(py_any))));
+                sb.push_str(&format!(
+                    "\n<enum>{}</enum>",
+                    py_list(values.iter().map(py_any))
+                ));
             }
             render_property_extra_keys(&mut sb, prop);
             sb.push_str("\n</parameter>");
@@ -185,7 +204,10 @@ fn write_tool_calls(sb: &mut String, calls: &[ToolCall]) {
         sb.push_str(&call.function.name);
         sb.push_str(">\n");
         for (name, value) in call.function.arguments.iter().flatten() {
-            sb.push_str(&format!("<parameter={name}>\n{}\n</parameter>\n", template_value(value)));
+            sb.push_str(&format!(
+                "<parameter={name}>\n{}\n</parameter>\n",
+                template_value(value)
+            ));
         }
         sb.push_str("</function>\n</tool_call>\n");
     }
@@ -215,7 +237,10 @@ fn resolve_thinking(v35: bool, messages: &[Message], think: Option<&Think>) -> b
     if v35 {
         return enable;
     }
-    for message in messages.iter().filter(|m| m.role == "user" || m.role == "system") {
+    for message in messages
+        .iter()
+        .filter(|m| m.role == "user" || m.role == "system")
+    {
         if message.content.replace("</think>", "").contains("/think") {
             enable = true;
         } else if message.content.contains("/no_think") {
@@ -253,13 +278,19 @@ fn format_property_type(types: &[String]) -> String {
 
 fn render_property_extra_keys(sb: &mut String, prop: &ToolProperty) {
     if !prop.any_of.is_empty() {
-        sb.push_str(&format!("\n<anyOf>{}</anyOf>", py_list(prop.any_of.iter().map(py_property))));
+        sb.push_str(&format!(
+            "\n<anyOf>{}</anyOf>",
+            py_list(prop.any_of.iter().map(py_property))
+        ));
     }
     if let Some(items) = prop.items.as_ref().filter(|v| !v.is_null()) {
         sb.push_str(&format!("\n<items>{}</items>", py_any(items)));
     }
     if let Some(props) = &prop.properties {
-        sb.push_str(&format!("\n<properties>{}</properties>", py_properties(props)));
+        sb.push_str(&format!(
+            "\n<properties>{}</properties>",
+            py_properties(props)
+        ));
     }
     if let Some(required) = prop.required.as_ref().filter(|r| !r.is_empty()) {
         sb.push_str(&format!("\n<required>{}</required>", py_strings(required)));
@@ -317,7 +348,10 @@ fn py_properties(props: &[(String, ToolProperty)]) -> String {
 fn py_property(p: &ToolProperty) -> String {
     let mut parts = Vec::new();
     if !p.any_of.is_empty() {
-        parts.push(format!("\"anyOf\": {}", py_list(p.any_of.iter().map(py_property))));
+        parts.push(format!(
+            "\"anyOf\": {}",
+            py_list(p.any_of.iter().map(py_property))
+        ));
     }
     match p.type_.as_slice() {
         [] => {}

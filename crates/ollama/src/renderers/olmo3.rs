@@ -10,7 +10,8 @@ const OLMO31_DEFAULT_SYSTEM: &str = "You are Olmo, a helpful AI assistant built 
 const NO_FUNCTIONS: &str = "You do not currently have access to any functions. ";
 const WITH_FUNCTIONS: &str = "You are provided with function signatures within <functions></functions> XML tags. You may call one or more functions to assist with the user query. Output any function calls within <function_calls></function_calls> XML tags. Do not make assumptions about what values to plug into functions.";
 
-const THINK_FUNCTIONS_SUFFIX: &str = " You do not currently have access to any functions. <functions></functions>";
+const THINK_FUNCTIONS_SUFFIX: &str =
+    " You do not currently have access to any functions. <functions></functions>";
 const THINK_32B_SYSTEM: &str = "You are a helpful AI assistant.";
 const THINK_31_SYSTEM: &str = "You are Olmo, a helpful AI assistant built by Ai2. Your date cutoff is December 2024, and your model weights are available at https://huggingface.co/allenai.";
 
@@ -26,7 +27,10 @@ pub(crate) enum ThinkVariant {
 /// The first system message, and the other messages without system ones.
 fn split_system(messages: &[Message]) -> (Option<&Message>, Vec<&Message>) {
     let system = messages.iter().find(|m| m.role == "system");
-    (system, messages.iter().filter(|m| m.role != "system").collect())
+    (
+        system,
+        messages.iter().filter(|m| m.role != "system").collect(),
+    )
 }
 
 /// `Olmo3Renderer.Render`.
@@ -108,9 +112,9 @@ pub(crate) fn render(extended_system: bool, messages: &[Message], tools: &[Tool]
         }
     }
 
-    let needs_generation_prompt = filtered
-        .last()
-        .is_none_or(|m| !(m.role == "assistant" && m.tool_calls.is_empty() && !m.content.is_empty()));
+    let needs_generation_prompt = filtered.last().is_none_or(|m| {
+        !(m.role == "assistant" && m.tool_calls.is_empty() && !m.content.is_empty())
+    });
     if needs_generation_prompt {
         sb.push_str("<|im_start|>assistant\n");
     }

@@ -43,7 +43,12 @@ fn render_content(message: &Message, offset: usize) -> (String, usize) {
 }
 
 /// `splitQwen35ReasoningContent`: the reasoning and the remaining content.
-fn split_reasoning(content: &str, thinking: &str, is_thinking: bool, extract_tagged: bool) -> (String, String) {
+fn split_reasoning(
+    content: &str,
+    thinking: &str,
+    is_thinking: bool,
+    extract_tagged: bool,
+) -> (String, String) {
     if is_thinking && !thinking.is_empty() {
         return (trim_space(thinking).to_string(), content.to_string());
     }
@@ -133,7 +138,12 @@ fn validate(variant: Variant, messages: &[Message]) -> Result<(), String> {
 
 /// `Qwen35Renderer.Render` (with `isThinking`, `emitEmptyThinkOnNoThink`
 /// and `useImgTags` set, as all three names configure it).
-pub(crate) fn render(variant: Variant, messages: &[Message], tools: &[Tool], think: Option<&Think>) -> Result<String, String> {
+pub(crate) fn render(
+    variant: Variant,
+    messages: &[Message],
+    tools: &[Tool],
+    think: Option<&Think>,
+) -> Result<String, String> {
     let normalized;
     let messages = if variant.is_38() {
         normalized = normalize_qwen38(messages)?;
@@ -144,7 +154,7 @@ pub(crate) fn render(variant: Variant, messages: &[Message], tools: &[Tool], thi
     validate(variant, messages)?;
 
     let mut sb = String::new();
-    let is_thinking = think.map_or(true, Think::as_bool);
+    let is_thinking = think.is_none_or(Think::as_bool);
     let reasoning_instructions = if variant.is_38() {
         qwen38_reasoning_instructions(think)
     } else {
@@ -203,7 +213,10 @@ pub(crate) fn render(variant: Variant, messages: &[Message], tools: &[Tool], thi
     let mut multi_step_tool = true;
     let mut last_query_index = messages.len() as isize - 1;
     for (i, message) in messages.iter().enumerate().rev() {
-        if multi_step_tool && message.role == "user" && !is_tool_response(trim_space(&render_content(message, 0).0)) {
+        if multi_step_tool
+            && message.role == "user"
+            && !is_tool_response(trim_space(&render_content(message, 0).0))
+        {
             multi_step_tool = false;
             last_query_index = i as isize;
         }
@@ -225,8 +238,10 @@ pub(crate) fn render(variant: Variant, messages: &[Message], tools: &[Tool], thi
             sb.push_str(IM_END);
             sb.push('\n');
         } else if message.role == "assistant" {
-            let think_block = variant.always_think_block() || (is_thinking && i as isize > last_query_index);
-            let (reasoning, content) = split_reasoning(content, &message.thinking, think_block, !variant.is_38());
+            let think_block =
+                variant.always_think_block() || (is_thinking && i as isize > last_query_index);
+            let (reasoning, content) =
+                split_reasoning(content, &message.thinking, think_block, !variant.is_38());
             sb.push_str(IM_START);
             sb.push_str("assistant\n");
             if think_block {
@@ -282,7 +297,11 @@ pub(crate) fn render(variant: Variant, messages: &[Message], tools: &[Tool], thi
         if last && !prefill {
             sb.push_str(IM_START);
             sb.push_str("assistant\n");
-            sb.push_str(if is_thinking { "<think>\n" } else { "<think>\n\n</think>\n\n" });
+            sb.push_str(if is_thinking {
+                "<think>\n"
+            } else {
+                "<think>\n\n</think>\n\n"
+            });
         }
     }
     Ok(sb)

@@ -11,7 +11,8 @@ use super::text::sprint_json;
 pub(crate) const IM_START: &str = "<|im_start|>";
 pub(crate) const IM_END: &str = "<|im_end|>";
 
-const DEFAULT_SYSTEM: &str = "You are Qwen, a helpful AI assistant that can interact with a computer to solve tasks.";
+const DEFAULT_SYSTEM: &str =
+    "You are Qwen, a helpful AI assistant that can interact with a computer to solve tasks.";
 
 const TOOL_INSTRUCTIONS: &str = "\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>";
 
@@ -19,17 +20,16 @@ const TOOL_INSTRUCTIONS: &str = "\n\nIf you choose to call a function ONLY reply
 /// except `handled`, as `\n<key>value</key>`; containers as JSON, scalars
 /// with `%v`, nulls skipped.
 ///
-/// Go ranges over a `map[string]any` here, so with two or more extra keys
-/// their order varies from run to run; this takes them in sorted order,
-/// one of the orders Go produces.
+/// Go decodes the JSON into a `map[string]any` and ranges over it. Such a
+/// small map (at most 8 keys) keeps its entries in insertion order and
+/// Go's iteration starts at a random slot, so Go prints a rotation of the
+/// field order, most often the field order itself, which this uses.
 fn render_additional_keys(marshaled: &str, handled: &[&str]) -> String {
     let Ok(Json::Object(obj)) = serde_json::from_str::<Json>(marshaled) else {
         return String::new();
     };
-    let mut entries: Vec<(&String, &Json)> = obj.iter().collect();
-    entries.sort_by(|a, b| a.0.cmp(b.0));
     let mut sb = String::new();
-    for (key, value) in entries {
+    for (key, value) in &obj {
         if handled.contains(&key.as_str()) {
             continue;
         }
@@ -81,7 +81,11 @@ pub(crate) fn render(messages: &[Message], tools: &[Tool]) -> String {
     if !system.is_empty() || !tools.is_empty() {
         sb.push_str(IM_START);
         sb.push_str("system\n");
-        sb.push_str(if system.is_empty() { DEFAULT_SYSTEM } else { system });
+        sb.push_str(if system.is_empty() {
+            DEFAULT_SYSTEM
+        } else {
+            system
+        });
 
         if !tools.is_empty() {
             sb.push_str("\n\n# Tools\n\nYou have access to the following functions:\n\n<tools>");
@@ -99,12 +103,21 @@ pub(crate) fn render(messages: &[Message], tools: &[Tool]) -> String {
                     sb.push_str(name);
                     sb.push_str("</name>");
                     if !prop.type_.is_empty() {
-                        sb.push_str(&format!("\n<type>{}</type>", format_tool_definition_type(&prop.type_)));
+                        sb.push_str(&format!(
+                            "\n<type>{}</type>",
+                            format_tool_definition_type(&prop.type_)
+                        ));
                     }
                     if !prop.description.is_empty() {
-                        sb.push_str(&format!("\n<description>{}</description>", prop.description));
+                        sb.push_str(&format!(
+                            "\n<description>{}</description>",
+                            prop.description
+                        ));
                     }
-                    sb.push_str(&render_additional_keys(&json::property(prop), &["type", "description"]));
+                    sb.push_str(&render_additional_keys(
+                        &json::property(prop),
+                        &["type", "description"],
+                    ));
                     sb.push_str("\n</parameter>");
                 }
                 sb.push_str(&render_additional_keys(

@@ -8,7 +8,12 @@ use super::qwen3coder::IM_START;
 use super::text::content_with_image_tags;
 
 /// `Qwen3VLRenderer.Render` with `useImgTags`.
-pub(crate) fn render(thinking: bool, messages: &[Message], tools: &[Tool], think: Option<&Think>) -> String {
+pub(crate) fn render(
+    thinking: bool,
+    messages: &[Message],
+    tools: &[Tool],
+    think: Option<&Think>,
+) -> String {
     let mut sb = String::new();
     let is_thinking = think.map_or(thinking, Think::as_bool);
     let first_is_system = messages.first().is_some_and(|m| m.role == "system");
@@ -47,15 +52,23 @@ pub(crate) fn render(thinking: bool, messages: &[Message], tools: &[Tool], think
 
     let mut image_offset = 0;
     for (i, message) in messages.iter().enumerate() {
-        let (content, next) = content_with_image_tags(&message.content, message.images.len(), image_offset);
+        let (content, next) =
+            content_with_image_tags(&message.content, message.images.len(), image_offset);
         image_offset = next;
         let last = i == messages.len() - 1;
         let prefill = last && message.role == "assistant";
 
         if message.role == "user" || (message.role == "system" && i != 0) {
-            sb.push_str(&format!("<|im_start|>{}\n{content}<|im_end|>\n", message.role));
+            sb.push_str(&format!(
+                "<|im_start|>{}\n{content}<|im_end|>\n",
+                message.role
+            ));
         } else if message.role == "assistant" {
-            let reasoning = if is_thinking { message.thinking.as_str() } else { "" };
+            let reasoning = if is_thinking {
+                message.thinking.as_str()
+            } else {
+                ""
+            };
             if is_thinking && i as isize > last_query_index && (last || !reasoning.is_empty()) {
                 sb.push_str("<|im_start|>assistant\n<think>\n");
                 sb.push_str(reasoning.trim_matches('\n'));
@@ -74,7 +87,7 @@ pub(crate) fn render(thinking: bool, messages: &[Message], tools: &[Tool], think
                 sb.push_str("<tool_call>\n{\"name\": \"");
                 sb.push_str(&call.function.name);
                 sb.push_str("\", \"arguments\": ");
-                sb.push_str(&json::add_spaces(&json::args(&call.function.arguments)));
+                sb.push_str(&json::add_spaces(&json::call_args(&call.function)));
                 sb.push_str("}\n</tool_call>");
             }
             if !prefill {

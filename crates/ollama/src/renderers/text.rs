@@ -101,7 +101,7 @@ pub(crate) fn sprint_f64(f: f64) -> String {
 /// indefinite" value `math.MinInt64` for NaN and out-of-range values.
 pub(crate) fn go_f64_to_i64(f: f64) -> i64 {
     const TWO_63: f64 = 9_223_372_036_854_775_808.0;
-    if f.is_nan() || f >= TWO_63 || f < -TWO_63 {
+    if f.is_nan() || !(-TWO_63..TWO_63).contains(&f) {
         i64::MIN
     } else {
         f as i64
@@ -135,7 +135,11 @@ pub(crate) fn int_or_float(v: f64) -> String {
 /// remaining images (then a space when the content starts with a
 /// non-space character). Content that already has `[img-` is left alone.
 /// Returns the content and the next image number.
-pub(crate) fn content_with_image_tags(content: &str, image_count: usize, offset: usize) -> (String, usize) {
+pub(crate) fn content_with_image_tags(
+    content: &str,
+    image_count: usize,
+    offset: usize,
+) -> (String, usize) {
     if image_count == 0 {
         return (content.to_string(), offset);
     }
@@ -215,8 +219,14 @@ mod tests {
         assert_eq!(int_or_float(-0.0), "0");
         assert_eq!(int_or_float(2.5), "2.5");
         assert_eq!(int_or_float(1e20), "1e+20");
-        assert_eq!(int_or_float(9_223_372_036_854_775_808.0), "9.223372036854776e+18");
-        assert_eq!(int_or_float(-9_223_372_036_854_775_808.0), "-9223372036854775808");
+        assert_eq!(
+            int_or_float(9_223_372_036_854_775_808.0),
+            "9.223372036854776e+18"
+        );
+        assert_eq!(
+            int_or_float(-9_223_372_036_854_775_808.0),
+            "-9223372036854775808"
+        );
         assert_eq!(sprint_f64(1e6), "1e+06");
         assert_eq!(go_f64_to_u64(-5e9), (-5_000_000_000i64) as u64);
         assert_eq!(go_f64_to_u64(1e19), 10_000_000_000_000_000_000);
@@ -224,11 +234,23 @@ mod tests {
 
     #[test]
     fn image_tags() {
-        assert_eq!(content_with_image_tags("look [img] here", 2, 0), ("[img-1] look [img-0] here".into(), 2));
+        assert_eq!(
+            content_with_image_tags("look [img] here", 2, 0),
+            ("[img-1] look [img-0] here".into(), 2)
+        );
         assert_eq!(content_with_image_tags(" x", 1, 3), ("[img-3] x".into(), 4));
-        assert_eq!(content_with_image_tags("", 2, 0), ("[img-0][img-1]".into(), 2));
-        assert_eq!(content_with_image_tags("[img-7] x", 2, 0), ("[img-7] x".into(), 2));
-        assert_eq!(content_with_image_tags("\u{fffd}", 1, 0), ("[img-0]\u{fffd}".into(), 1));
+        assert_eq!(
+            content_with_image_tags("", 2, 0),
+            ("[img-0][img-1]".into(), 2)
+        );
+        assert_eq!(
+            content_with_image_tags("[img-7] x", 2, 0),
+            ("[img-7] x".into(), 2)
+        );
+        assert_eq!(
+            content_with_image_tags("\u{fffd}", 1, 0),
+            ("[img-0]\u{fffd}".into(), 1)
+        );
     }
 
     #[test]

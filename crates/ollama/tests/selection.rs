@@ -1,0 +1,175 @@
+//! Template selection (server/routes.go `selectedTemplateSource`,
+//! server/images.go `shouldPreferChatTemplate`): one test per row of the
+//! decision table, each `OLLAMA_GO_TEMPLATE` value, and the capability
+//! comparison with tool round trips.
+
+use ollama::date::Date;
+use ollama::model::{GoTemplateEnv, Loaded, Model, Source};
+
+const GO_PLAIN: &str = "{{ range .Messages }}{{ .Role }}: {{ .Content }}\n{{ end }}";
+const GO_TOOLS: &str =
+    "{{ if .Tools }}{{ .Tools }}{{ end }}{{ range .Messages }}{{ .Content }}{{ end }}";
+const GO_TOOLS_ROUND_TRIP: &str = "{{ if .Tools }}{{ .Tools }}{{ end }}{{ range .Messages }}{{ if eq .Role \"tool\" }}<tool_response>{{ .Content }}</tool_response>{{ else }}{{ .Content }}{{ range .ToolCalls }}{{ .Function.Name }}{{ end }}{{ end }}{{ end }}";
+const JINJA_PLAIN: &str = "{% for m in messages %}{{ m.content }}{% endfor %}";
+const JINJA_TOOLS: &str =
+    "{% if tools %}{{ tools }}{% endif %}{% for m in messages %}{{ m.content }}{% endfor %}";
+const JINJA_TOOLS_THINK: &str = "{% if tools %}{{ tools }}{% endif %}{% for m in messages %}<think></think>{{ m.content }}{% endfor %}";
+const JINJA_TOOLS_ROUND_TRIP: &str = "{% if tools %}{{ tools }}{% endif %}{% for m in messages %}{% if m.role == 'tool' %}<tool_response>{% endif %}{{ m.content }}{% for c in m.tool_calls %}{% endfor %}{% endfor %}";
+
+fn model(template: Option<&str>, chat: Option<&str>) -> Model {
+    Model {
+        name: "demo".into(),
+        template: template.map(str::to_string),
+        chat_template: chat.map(str::to_string),
+        ..Model::default()
+    }
+}
+
+fn source(m: &Model, env: Option<&str>) -> Source {
+    Loaded::load(
+        m,
+        GoTemplateEnv::from_env_value(env),
+        Date::new(2026, 11, 30),
+    )
+    .unwrap()
+    .source()
+}
+
+#[test]
+fn renderer_and_parser() {
+    let mut m = model(Some(GO_PLAIN), Some(JINJA_TOOLS));
+    m.renderer = "qwen3-coder".into();
+    m.parser = "qwen3-coder".into();
+    assert_eq!(source(&m, None), Source::RendererParser);
+}
+
+#[test]
+fn renderer_only() {
+    let mut m = model(Some(GO_PLAIN), None);
+    m.renderer = "cogito".into();
+    assert_eq!(source(&m, None), Source::Renderer);
+}
+
+#[test]
+fn parser_only() {
+    let mut m = model(Some(GO_PLAIN), Some(JINJA_TOOLS_THINK));
+    m.parser = "qwen3".into();
+    assert_eq!(source(&m, None), Source::Parser);
+}
+
+#[test]
+fn harmony() {
+    let mut m = model(
+        Some("<|start|>{{ range .Messages }}{{ .Content }}<|end|>{{ end }}"),
+        Some(JINJA_TOOLS_THINK),
+    );
+    m.family = "gptoss".into();
+    assert_eq!(source(&m, None), Source::Harmony);
+    m.family = "gpt-oss".into();
+    assert_eq!(source(&m, None), Source::Harmony);
+    // Without the harmony tags, the family alone does not switch.
+    let mut plain = model(Some(GO_PLAIN), None);
+    plain.family = "gptoss".into();
+    assert_eq!(source(&plain, None), Source::GoTemplate);
+}
+
+#[test]
+fn go_template_without_chat_template() {
+    assert_eq!(
+        source(&model(Some(GO_PLAIN), None), None),
+        Source::GoTemplate
+    );
+}
+
+#[test]
+fn gguf_chat_template_without_go_template() {
+    assert_eq!(
+        source(&model(None, Some(JINJA_PLAIN)), None),
+        Source::GgufChatTemplate
+    );
+    // The env cannot bring back a template that does not exist.
+    assert_eq!(
+        source(&model(None, Some(JINJA_PLAIN)), Some("true")),
+        Source::GgufChatTemplate
+    );
+}
+
+#[test]
+fn none() {
+    assert_eq!(source(&model(None, None), None), Source::None);
+}
+
+#[test]
+fn env_values() {
+    let m = model(Some(GO_PLAIN), Some(JINJA_TOOLS));
+    // Default (unset): the heuristic prefers the chat template (more capabilities).
+    assert_eq!(source(&m, None), Source::GgufChatTemplate);
+    assert_eq!(source(&m, Some("")), Source::GgufChatTemplate);
+    // true: always the Go template.
+    assert_eq!(source(&m, Some("true")), Source::GoTemplate);
+    assert_eq!(source(&m, Some("1")), Source::GoTemplate);
+    // false: never the Go template.
+    assert_eq!(source(&m, Some("false")), Source::GgufChatTemplate);
+    assert_eq!(source(&m, Some("0")), Source::GgufChatTemplate);
+    // Unparsable counts as true; quotes and spaces are trimmed first.
+    assert_eq!(source(&m, Some("maybe")), Source::GoTemplate);
+    assert_eq!(source(&m, Some(" 'false' ")), Source::GgufChatTemplate);
+    // false without a chat template: nothing is selected.
+    assert_eq!(
+        source(&model(Some(GO_PLAIN), None), Some("false")),
+        Source::None
+    );
+}
+
+#[test]
+fn heuristic_more_capabilities_wins_unless_only_go_round_trips() {
+    // Chat template has tools, Go has none: prefer the chat template.
+    assert_eq!(
+        source(&model(Some(GO_PLAIN), Some(JINJA_TOOLS)), None),
+        Source::GgufChatTemplate
+    );
+    // Chat template has tools and thinking, Go has tools with a round trip the chat lacks: keep Go.
+    assert_eq!(
+        source(
+            &model(Some(GO_TOOLS_ROUND_TRIP), Some(JINJA_TOOLS_THINK)),
+            None
+        ),
+        Source::GoTemplate
+    );
+    // Fewer or equal capabilities without tools on both: keep Go.
+    assert_eq!(
+        source(&model(Some(GO_PLAIN), Some(JINJA_PLAIN)), None),
+        Source::GoTemplate
+    );
+}
+
+#[test]
+fn heuristic_equal_tools_prefers_the_only_round_trip() {
+    // Both have tools; only the chat template round-trips: prefer it.
+    assert_eq!(
+        source(&model(Some(GO_TOOLS), Some(JINJA_TOOLS_ROUND_TRIP)), None),
+        Source::GgufChatTemplate
+    );
+    // Both round-trip: keep Go.
+    assert_eq!(
+        source(
+            &model(Some(GO_TOOLS_ROUND_TRIP), Some(JINJA_TOOLS_ROUND_TRIP)),
+            None
+        ),
+        Source::GoTemplate
+    );
+    // Neither round-trips: keep Go.
+    assert_eq!(
+        source(&model(Some(GO_TOOLS), Some(JINJA_TOOLS)), None),
+        Source::GoTemplate
+    );
+}
+
+#[test]
+fn renderer_or_parser_disable_the_heuristic() {
+    let mut m = model(Some(GO_PLAIN), Some(JINJA_TOOLS));
+    m.parser = "passthrough".into();
+    let l = Loaded::load(&m, GoTemplateEnv::Unset, Date::new(2026, 11, 30)).unwrap();
+    assert!(!l.prefer_chat_template());
+    assert!(l.ollama_renders());
+}
