@@ -57,6 +57,7 @@ fn load(path: &Path) -> (Vec<Message>, Vec<Tool>) {
                                 index: 0,
                                 name: s(&c["Function"], "Name"),
                                 arguments: c["Function"]["Arguments"].as_object().cloned(),
+                                arguments_null: false,
                             },
                         })
                         .collect()

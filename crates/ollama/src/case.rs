@@ -97,6 +97,10 @@ impl RenderCase {
             families,
             capabilities,
             chat_template: opt_str(&m, "chat_template")?,
+            bos_token: opt_str(&m, "bos_token")?.unwrap_or_default(),
+            eos_token: opt_str(&m, "eos_token")?.unwrap_or_default(),
+            add_bos: false,
+            add_eos: false,
             has_projector: m.get("projector").and_then(Json::as_bool).unwrap_or(false),
         };
         let date = match obj.get("date") {

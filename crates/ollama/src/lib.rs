@@ -8,6 +8,7 @@ pub mod case;
 pub mod date;
 pub mod model;
 pub mod named;
+pub mod native;
 pub mod parsers;
 pub mod renderers;
 pub mod server;

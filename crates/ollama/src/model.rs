@@ -30,6 +30,15 @@ pub struct Model {
     pub capabilities: Vec<String>,
     /// The GGUF's `tokenizer.chat_template` (Jinja), if any.
     pub chat_template: Option<String>,
+    /// The vocabulary's BOS token text, as native templates see `bos_token`.
+    pub bos_token: String,
+    /// The vocabulary's EOS token text, as native templates see `eos_token`.
+    pub eos_token: String,
+    /// Whether the vocabulary adds BOS (a leading `bos_token` is then
+    /// stripped from a native render); false without a GGUF.
+    pub add_bos: bool,
+    /// Whether the vocabulary adds EOS.
+    pub add_eos: bool,
     /// Whether the model has a vision projector (images cost 768 tokens each
     /// when truncating).
     pub has_projector: bool,

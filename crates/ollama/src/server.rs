@@ -560,11 +560,15 @@ fn chat(model: &Model, mut req: ChatRequest, settings: &Settings, ex: &mut Expla
         }
     }
     if loaded.native() {
-        return Err(fail(
-            501,
-            "this model renders with its GGUF chat template in llama-server (native mode), which Promptscope does not reproduce yet",
+        ex.messages = notes;
+        return native(
+            &loaded,
+            &msgs,
+            req.tools.as_deref(),
+            req.think.as_ref(),
+            settings,
             ex,
-        ));
+        );
     }
     let mut tools = req.tools.clone();
     if loaded.model.parser == "harmony" {
@@ -772,11 +776,8 @@ fn generate(
         });
     }
     if loaded.native() {
-        return Err(fail(
-            501,
-            "this model renders with its GGUF chat template in llama-server (native mode), which Promptscope does not reproduce yet",
-            ex,
-        ));
+        ex.messages = notes;
+        return native(&loaded, &msgs, None, think.as_ref(), settings, ex);
     }
     note_merges(&loaded, &msgs, &mut notes);
     let prepared = Prepared {
@@ -802,6 +803,48 @@ fn generate(
     }
     ex.messages = notes;
     let _ = Source::None;
+    Ok(Rendered {
+        prompt: Some(prompt),
+        image_count: images,
+        explain: ex.clone(),
+    })
+}
+
+/// Native mode: llama-server renders the GGUF chat template (`/apply-template`).
+fn native(
+    loaded: &Loaded,
+    msgs: &[Message],
+    tools: Option<&[api::Tool]>,
+    think: Option<&Think>,
+    settings: &Settings,
+    ex: &mut Explain,
+) -> R<Rendered> {
+    let m = &loaded.model;
+    let input = crate::native::NativeInput {
+        chat_template: m.chat_template.as_deref().unwrap_or(""),
+        bos_token: &m.bos_token,
+        eos_token: &m.eos_token,
+        messages: msgs,
+        tools: tools.filter(|t| !t.is_empty()),
+        think,
+        add_bos: m.add_bos,
+        add_eos: m.add_eos,
+        now: crate::native::NativeTime::from_date(settings.date),
+    };
+    ex.branch = "native".into();
+    if think.is_none() {
+        let default = crate::native::template_supports_thinking(input.chat_template);
+        ex.think_rule = format!(
+            "unset: llama-server's default applies (thinking {})",
+            if default {
+                "on: the template supports it"
+            } else {
+                "off"
+            }
+        );
+    }
+    let prompt = crate::native::render_native(&input).map_err(|e| fail(500, e.to_string(), ex))?;
+    let images = msgs.iter().map(|m| m.images.len()).sum();
     Ok(Rendered {
         prompt: Some(prompt),
         image_count: images,

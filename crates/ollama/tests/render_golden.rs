@@ -91,3 +91,85 @@ fn go_template_cases() {
             .join("\n")
     );
 }
+
+fn run_file(path: &std::path::Path) -> (usize, Vec<String>) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut n = 0;
+    let mut failures = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        n += 1;
+        let case = RenderCase::from_json(&v).unwrap();
+        let result = case.render(None);
+        // The goldens record what llama-server renders. A request with tools
+        // for a chat template that never mentions tools is rejected by
+        // Ollama before rendering; check that instead.
+        let has_tools = v["request"]["tools"]
+            .as_array()
+            .is_some_and(|t| !t.is_empty());
+        let template = v["model"]["chat_template"].as_str().unwrap_or("");
+        if has_tools && !ollama::model::chat_template_has_tools(template) {
+            match result {
+                Err(f)
+                    if f.message
+                        == "registry.ollama.ai/library/demo:latest does not support tools" => {}
+                other => failures.push(format!(
+                    "{}: expected Ollama's tools rejection, got {:?}",
+                    v["id"],
+                    other.map(|r| r.prompt)
+                )),
+            }
+            continue;
+        }
+        // Likewise `think` on a chat template Ollama does not see thinking in.
+        let think = &v["request"]["think"];
+        let thinks = think.as_bool() == Some(true) || think.is_string();
+        if thinks && !ollama::model::chat_template_has_thinking(template) {
+            match result {
+                Err(f) if f.message == "\"demo\" does not support thinking" => {}
+                other => failures.push(format!(
+                    "{}: expected Ollama's thinking rejection, got {:?}",
+                    v["id"],
+                    other.map(|r| r.prompt)
+                )),
+            }
+            continue;
+        }
+        let got = match result {
+            Ok(r) => serde_json::json!({"prompt": r.prompt.unwrap_or_default()}),
+            Err(f) => serde_json::json!({"error": f.message}),
+        };
+        if got != v["expect"] {
+            failures.push(format!(
+                "{}\n  expected: {}\n  got:      {}",
+                v["id"], v["expect"], got
+            ));
+        }
+    }
+    (n, failures)
+}
+
+/// The GGUF chat template (native mode) goldens, through the whole pipeline:
+/// the model has a chat template and no TEMPLATE, so Ollama selects it.
+#[test]
+fn native_mode_cases_through_the_pipeline() {
+    for path in [
+        golden("jinja.jsonl"),
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/jinja-extra.jsonl"),
+    ] {
+        let (n, failures) = run_file(&path);
+        assert!(n >= 228, "{n}");
+        assert!(
+            failures.is_empty(),
+            "{} of {n} cases of {} differ:\n{}",
+            failures.len(),
+            path.display(),
+            failures
+                .iter()
+                .take(20)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+    }
+}
