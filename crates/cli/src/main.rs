@@ -7,6 +7,7 @@ use std::io::{self, BufRead, Read, Write};
 use std::process::ExitCode;
 
 mod exec;
+mod gguf;
 mod render;
 
 const USAGE: &str = "usage: promptscope <command> [options] [FILE|-]
@@ -14,6 +15,7 @@ const USAGE: &str = "usage: promptscope <command> [options] [FILE|-]
 commands:
   exec [--jsonl] [FILE|-]            execute a Go text/template case {\"id\", \"template\", \"data\"}
   render [--json|--jsonl] [FILE|-]   the exact prompt Ollama builds for a render case
+  gguf [--json] [--num-ctx=N] FILE   GGUF metadata: keys, tensors, sizes, memory estimate (no tensor data read)
   help                      show this help
 ";
 
@@ -50,6 +52,7 @@ fn run(args: &[String]) -> Result<(), Failure> {
     match cmd.as_str() {
         "exec" => exec::run(rest),
         "render" => render::run(rest),
+        "gguf" => gguf::run(rest),
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(())

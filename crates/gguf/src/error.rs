@@ -92,7 +92,9 @@ pub enum ErrorKind {
     /// A version other than 2 or 3 (version 1 used 32-bit counts).
     UnsupportedVersion(u32),
     /// A count (keys, tensors, array elements) that cannot fit in the
-    /// bytes left, each element taking at least `min_size` bytes.
+    /// bytes left, each element taking at least `min_size` bytes, and that
+    /// no file within the metadata size limit could hold (a count that
+    /// merely runs past the end of a short file is [`ErrorKind::Truncated`]).
     CountTooLarge {
         /// What is counted, like `array length`.
         what: &'static str,
@@ -105,7 +107,9 @@ pub enum ErrorKind {
         /// Which limit.
         limit: Room,
     },
-    /// A string length longer than the bytes left.
+    /// A string length longer than the bytes left and than the metadata
+    /// size limit (one that merely runs past the end of a short file is
+    /// [`ErrorKind::Truncated`]).
     StringTooLong {
         /// The length read.
         len: u64,

@@ -6,7 +6,7 @@
 //! bytes it has consumed. Tensor data is never read; at most one chunk past
 //! the end of the tensor infos is.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::io;
 use std::pin::pin;
@@ -305,32 +305,69 @@ impl<S: AsyncReadAt> Parser<S> {
 
     /// A string: `u64` length, bytes. Errors name the length's offset.
     async fn string(&mut self) -> R<Box<[u8]>> {
+        if let Some(s) = self.buffered_string() {
+            return Ok(s);
+        }
         let at = self.pos();
         let len = self.u64().await?;
         let (room, limit) = self.room();
         if len > room {
-            return fail(ErrorKind::StringTooLong { len, room, limit }, at);
+            return fail(
+                self.too_big(len, ErrorKind::StringTooLong { len, room, limit }),
+                at,
+            );
         }
         self.need(len).await.map_err(|f| Fail { at, ..f })?;
         Ok(self.take(len as usize).into())
+    }
+
+    /// The next string when it is entirely buffered (the common case),
+    /// without going through the async path.
+    fn buffered_string(&mut self) -> Option<Box<[u8]>> {
+        let rest = &self.buf[self.head..];
+        let len_bytes: [u8; 8] = rest.get(..8)?.try_into().ok()?;
+        let len = if self.big {
+            u64::from_be_bytes(len_bytes)
+        } else {
+            u64::from_le_bytes(len_bytes)
+        };
+        let len = usize::try_from(len).ok()?;
+        let bytes: Box<[u8]> = rest.get(8..8usize.checked_add(len)?)?.into();
+        // Buffered bytes lie within the file; the metadata limit is checked
+        // by the slow path.
+        if self.pos() + 8 + len as u64 > self.meta_end {
+            return None;
+        }
+        self.head += 8 + len;
+        Some(bytes)
     }
 
     /// Checks that `count` items of at least `min_size` bytes each fit.
     fn check_count(&self, what: &'static str, count: u64, min_size: u64, at: u64) -> R<()> {
         let (room, limit) = self.room();
         if count > room / min_size {
-            return fail(
-                ErrorKind::CountTooLarge {
-                    what,
-                    count,
-                    min_size,
-                    room,
-                    limit,
-                },
-                at,
-            );
+            let kind = ErrorKind::CountTooLarge {
+                what,
+                count,
+                min_size,
+                room,
+                limit,
+            };
+            return fail(self.too_big(count.saturating_mul(min_size), kind), at);
         }
         Ok(())
+    }
+
+    /// The error for an item of `needed` bytes that does not fit: a
+    /// plain truncation when a complete file could hold it (it is within
+    /// the metadata limit and only the file's end is in the way), else
+    /// `kind`, which names the absurd length or count.
+    fn too_big(&self, needed: u64, kind: ErrorKind) -> ErrorKind {
+        if self.meta_end == self.file_size && needed <= self.max_meta {
+            ErrorKind::Truncated
+        } else {
+            kind
+        }
     }
 
     async fn value_type(&mut self) -> R<ValueType> {
@@ -514,14 +551,16 @@ impl<S: AsyncReadAt> Parser<S> {
             let (room, limit) = self.room();
             let room = room - kv_count * MIN_KV;
             if tensor_count > room / MIN_TENSOR {
+                let kind = ErrorKind::CountTooLarge {
+                    what: "tensor count",
+                    count: tensor_count,
+                    min_size: MIN_TENSOR,
+                    room,
+                    limit,
+                };
+                let needed = tensor_count.saturating_mul(MIN_TENSOR);
                 return Err(self.with_ctx(Fail {
-                    kind: ErrorKind::CountTooLarge {
-                        what: "tensor count",
-                        count: tensor_count,
-                        min_size: MIN_TENSOR,
-                        room,
-                        limit,
-                    },
+                    kind: self.too_big(needed, kind),
                     at: 8,
                 }));
             }
@@ -592,14 +631,13 @@ impl<S: AsyncReadAt> Parser<S> {
 
         // Tensor infos.
         let mut tensors: Vec<TensorInfo> = Vec::with_capacity(tensor_count.min(4096) as usize);
-        let mut names: HashMap<String, ()> =
-            HashMap::with_capacity(tensor_count.min(4096) as usize);
+        let mut names: HashSet<String> = HashSet::with_capacity(tensor_count.min(4096) as usize);
         for i in 0..tensor_count {
             let info_at = self.pos();
             self.ctx = Context::TensorName { index: i };
             let name = self.string().await.map_err(|f| self.with_ctx(f))?;
             let name = lossy(name);
-            if names.contains_key(&name) {
+            if names.contains(&name) {
                 return Err(self.with_ctx(Fail {
                     kind: ErrorKind::DuplicateTensor(name),
                     at: info_at,
@@ -686,7 +724,7 @@ impl<S: AsyncReadAt> Parser<S> {
                     at: offset_at,
                 }));
             }
-            names.insert(name.clone(), ());
+            names.insert(name.clone());
             tensors.push(TensorInfo {
                 name,
                 ggml_type,

@@ -2,7 +2,8 @@
 """Write the small synthetic GGUF fixtures in tests/fixtures/ with gguf-py's
 own writer (pip install gguf), then record their goldens (the full
 `--json` shape, read back by gguf-py) and the corpus and SmolLM2 goldens
-(digest form) in tests/golden/.
+(digest form) in tests/golden/, and the seeds of the `gguf` fuzz target in
+fuzz/seeds-gguf/.
 
     python3 make_fixtures.py [SMOLLM2.gguf]
 
@@ -10,6 +11,10 @@ own writer (pip install gguf), then record their goldens (the full
   type, nested arrays, a NaN and infinities, llama hyperparameters, and one
   tensor of every ggml type; little- and big-endian.
 - align64.gguf: general.alignment = 64 and a few tensors.
+
+Fuzz seeds: the first 4 KiB of each corpus file and of SmolLM2; "mini"
+copies of each (every key, arrays cut to 4 elements, at most 8 tensor
+infos with small shapes of their own types and zero data), the fixtures.
 """
 
 import glob
@@ -91,6 +96,58 @@ def align64(path):
     write(w)
 
 
+def mini(src, dst):
+    """A small valid file with the keys of src (arrays cut to 4 elements)
+    and up to 8 of its tensors, shrunk."""
+    from gguf import GGUFReader
+    sys.path.insert(0, HERE)
+    from dump_gguf_py import decode
+    r = GGUFReader(src)
+    fields = list(r.fields.values())[3:]
+    arch = r.fields["general.architecture"]
+    w = GGUFWriter(dst, decode(arch.parts, 3, VT.STRING)[0])
+    for f in fields:
+        if f.name == "general.architecture":
+            continue
+        value, _, _ = decode(f.parts, 3, f.types[0])
+        if f.types[0] == VT.ARRAY:
+            sub = VT(int(f.parts[3][0]))
+            value = value[:4]
+            if not value or sub == VT.ARRAY:
+                continue
+            w.add_key_value(f.name, value, VT.ARRAY, sub_type=sub)
+        elif isinstance(value, str) and f.types[0] != VT.STRING:
+            continue  # a non-finite float
+        else:
+            w.add_key_value(f.name, value, f.types[0])
+    for t in r.tensors[:8]:
+        block, size = GGML_QUANT_SIZES[t.tensor_type]
+        data = np.zeros((2, size), dtype=np.uint8)
+        w.add_tensor(t.name, data, raw_dtype=t.tensor_type)
+    write(w)
+
+
+def fuzz_seeds(smollm2):
+    seeds = os.path.normpath(os.path.join(HERE, "../../../fuzz/seeds-gguf"))
+    os.makedirs(seeds, exist_ok=True)
+    sources = sorted(glob.glob(os.path.join(CORPUS, "*.gguf")))
+    if smollm2:
+        sources.append(smollm2)
+    for path in sources:
+        name = os.path.basename(path)[: -len(".gguf")]
+        with open(path, "rb") as f:
+            head = f.read(4096)
+        with open(os.path.join(seeds, f"head-{name}.gguf"), "wb") as f:
+            f.write(head)
+        mini(path, os.path.join(seeds, f"mini-{name}.gguf"))
+    for path in sorted(glob.glob(os.path.join(FIXTURES, "*.gguf"))):
+        with open(path, "rb") as f:
+            data = f.read()
+        with open(os.path.join(seeds, "fixture-" + os.path.basename(path)), "wb") as f:
+            f.write(data)
+    print(f"{seeds}: {len(os.listdir(seeds))} seeds")
+
+
 def write(w):
     w.write_header_to_file()
     w.write_kv_data_to_file()
@@ -119,8 +176,10 @@ def main():
     for path in sorted(glob.glob(os.path.join(CORPUS, "*.gguf"))):
         name = os.path.basename(path)[: -len(".gguf")]
         record(path, os.path.join(GOLDEN, "corpus-" + name + ".json"), True)
-    if len(sys.argv) > 1:
-        record(sys.argv[1], os.path.join(GOLDEN, "smollm2.json"), True)
+    smollm2 = sys.argv[1] if len(sys.argv) > 1 else None
+    if smollm2:
+        record(smollm2, os.path.join(GOLDEN, "smollm2.json"), True)
+    fuzz_seeds(smollm2)
 
 
 if __name__ == "__main__":

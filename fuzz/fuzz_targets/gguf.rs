@@ -1,0 +1,45 @@
+//! GGUF metadata parsing of arbitrary bytes (`crates/gguf`): no panic, no
+//! unbounded allocation, no hang; and the outcome does not depend on how
+//! the bytes are read (whole, in tiny chunks, through `Read + Seek`).
+#![no_main]
+
+use gguf_meta::{parse, parse_with, ParseOptions, SeekSource};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let whole = parse(data);
+    // A chunk size of 1 to 64 bytes, from the last byte, so that buffer
+    // refills fall everywhere.
+    let chunk = data.last().map_or(1, |&b| 1 + usize::from(b % 64));
+    let small = parse_with(data, &ParseOptions::new().chunk_size(chunk));
+    let seek = parse(SeekSource::new(std::io::Cursor::new(data)));
+    for other in [&small, &seek] {
+        match (&whole, other) {
+            (Ok(a), Ok(b)) => assert_eq!(a.to_json(), b.to_json()),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+            (a, b) => panic!(
+                "outcome depends on the reads: {:?} vs {:?}",
+                a.is_ok(),
+                b.is_ok()
+            ),
+        }
+    }
+    match whole {
+        Ok(file) => {
+            let _ = file.to_json().to_string();
+            let _ = file.parameter_count();
+            let _ = file.tensor_bytes();
+            for num_ctx in [0, 1, 4096, u64::MAX] {
+                let m = file.estimate_memory(num_ctx);
+                let _ = m.total();
+            }
+            for kv in file.metadata() {
+                let _ = kv.value.type_name();
+            }
+        }
+        Err(e) => {
+            let msg = e.to_string();
+            assert!(msg.contains(" at offset "), "{msg}");
+        }
+    }
+});
