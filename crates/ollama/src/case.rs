@@ -101,6 +101,7 @@ impl RenderCase {
             eos_token: opt_str(&m, "eos_token")?.unwrap_or_default(),
             add_bos: false,
             add_eos: false,
+            gguf: None,
             has_projector: m.get("projector").and_then(Json::as_bool).unwrap_or(false),
         };
         let date = match obj.get("date") {

@@ -39,9 +39,25 @@ pub struct Model {
     pub add_bos: bool,
     /// Whether the vocabulary adds EOS.
     pub add_eos: bool,
+    /// Facts read from the model's GGUF, when one is given.
+    pub gguf: Option<GgufFacts>,
     /// Whether the model has a vision projector (images cost 768 tokens each
     /// when truncating).
     pub has_projector: bool,
+}
+
+/// What Ollama reads from a GGUF besides the chat template
+/// (`ggufCapabilities`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GgufFacts {
+    /// `general.architecture`.
+    pub architecture: String,
+    /// `pooling_type` is present: an embedding model.
+    pub pooling: bool,
+    /// `vision.block_count` is present.
+    pub vision: bool,
+    /// `audio.block_count` is present.
+    pub audio: bool,
 }
 
 /// A fully parsed model name (types/model/name.go).
@@ -536,7 +552,22 @@ impl Loaded {
                 add_cap(&mut caps, &c.name, c.origin);
             }
         }
-        add_cap(&mut caps, "completion", "every generative model".into());
+        match &m.gguf {
+            None => add_cap(&mut caps, "completion", "every generative model".into()),
+            Some(g) => {
+                if g.pooling {
+                    add_cap(&mut caps, "embedding", "GGUF has pooling_type".into());
+                } else {
+                    add_cap(&mut caps, "completion", "GGUF has no pooling_type".into());
+                }
+                if g.vision {
+                    add_cap(&mut caps, "vision", "GGUF has vision.block_count".into());
+                }
+                if g.audio {
+                    add_cap(&mut caps, "audio", "GGUF has audio.block_count".into());
+                }
+            }
+        }
         if m.has_projector {
             add_cap(&mut caps, "vision", "vision projector".into());
         }
