@@ -9,6 +9,7 @@ use std::process::ExitCode;
 mod exec;
 mod gguf;
 mod render;
+mod tokenize;
 
 const USAGE: &str = "usage: promptscope <command> [options] [FILE|-]
 
@@ -16,6 +17,8 @@ commands:
   exec [--jsonl] [FILE|-]            execute a Go text/template case {\"id\", \"template\", \"data\"}
   render [--json|--jsonl] [FILE|-]   the exact prompt Ollama builds for a render case
   gguf [--json] [--num-ctx=N] FILE   GGUF metadata: keys, tensors, sizes, memory estimate (no tensor data read)
+  tokenize --gguf FILE [--jsonl] [--ollama-compat] [FILE|-]
+                                     llama.cpp token ids for {\"id\",\"text\",\"add_special\",\"parse_special\"}
   help                      show this help
 ";
 
@@ -53,6 +56,7 @@ fn run(args: &[String]) -> Result<(), Failure> {
         "exec" => exec::run(rest),
         "render" => render::run(rest),
         "gguf" => gguf::run(rest),
+        "tokenize" => tokenize::run(rest),
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(())

@@ -3,10 +3,98 @@
 use std::io::{self, Write};
 
 use ollama::case::RenderCase;
-use ollama::server::{Explain, Failure, Rendered};
+use ollama::model::GgufFacts;
+use ollama::server::{Explain, Failure, Rendered, TokenCounter};
 use serde_json::{json, Map, Value as Json};
+use tokenizer::{LoadOptions, Vocab};
 
 use crate::{parse_json, write_json_line, Failure as CliFailure, Opts};
+
+/// A model's GGUF: its metadata and its vocabulary as Ollama's llama-server
+/// loads it (with Ollama's compat rewrites).
+struct Gguf {
+    file: gguf_meta::GgufFile,
+    vocab: Vocab,
+}
+
+impl TokenCounter for Gguf {
+    fn count(&self, text: &str) -> Result<usize, String> {
+        self.vocab
+            .count_for_truncation(text)
+            .map_err(|e| e.message().to_string())
+    }
+}
+
+impl Gguf {
+    fn load(path: &str) -> Result<Gguf, String> {
+        let f = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let file =
+            gguf_meta::parse(gguf_meta::SeekSource::new(f)).map_err(|e| format!("{path}: {e}"))?;
+        let vocab = Vocab::from_gguf_with(&file, LoadOptions::ollama(true))
+            .map_err(|e| format!("{path}: {}", e.llama_log_line()))?;
+        Ok(Gguf { file, vocab })
+    }
+
+    /// Fills what Ollama reads from the GGUF into the case's model.
+    fn apply(&self, case: &mut RenderCase) {
+        let m = &mut case.model;
+        if m.chat_template.is_none() {
+            m.chat_template = self
+                .file
+                .get_str("tokenizer.chat_template")
+                .filter(|t| !t.is_empty())
+                .map(str::to_string);
+        }
+        m.bos_token = self.vocab.bos_text().unwrap_or_default();
+        m.eos_token = self.vocab.eos_text().unwrap_or_default();
+        m.add_bos = self.vocab.add_bos();
+        m.add_eos = self.vocab.add_eos();
+        m.gguf = Some(GgufFacts {
+            architecture: self.file.architecture().unwrap_or("").to_string(),
+            pooling: self.file.get("pooling_type").is_some()
+                || self.file.arch_get("pooling_type").is_some(),
+            vision: self.file.get("vision.block_count").is_some(),
+            audio: self.file.get("audio.block_count").is_some(),
+        });
+    }
+
+    /// Ollama's `tokenizerAddsBOS()` (spec §6.2): when true, a renderer's
+    /// leading BOS string (or a literal `<bos>`) is removed before the
+    /// prompt goes to llama-server.
+    fn ollama_adds_bos(&self) -> bool {
+        let pre = self.file.get_str("tokenizer.ggml.pre").unwrap_or("");
+        let model = self.file.get_str("tokenizer.ggml.model").unwrap_or("");
+        pre == "lfm2"
+            || pre == "gemma4"
+            || model == "gemma4"
+            || self
+                .file
+                .get("tokenizer.ggml.add_bos_token")
+                .and_then(|v| v.as_bool())
+                == Some(true)
+    }
+
+    /// `prompt_eval_count`: the prompt as llama-server tokenizes it for
+    /// generation (BOS added if the vocab adds it, special tokens parsed).
+    fn prompt_eval_count(&self, prompt: &str, leading_bos: Option<&str>) -> Result<usize, String> {
+        let mut p = prompt;
+        if self.ollama_adds_bos() {
+            if let Some(rest) = leading_bos.and_then(|b| p.strip_prefix(b)) {
+                p = rest;
+            } else if let Some(rest) = p.strip_prefix("<bos>") {
+                p = rest;
+            }
+        }
+        self.vocab
+            .prompt_eval_count(p)
+            .map_err(|e| e.message().to_string())
+    }
+}
+
+/// The case's `model.gguf` path, if any.
+fn gguf_path(v: &Json) -> Option<String> {
+    v.get("model")?.get("gguf")?.as_str().map(str::to_string)
+}
 
 fn explain_json(ex: &Explain) -> Json {
     json!({
@@ -88,10 +176,31 @@ pub fn run(args: &[String]) -> Result<(), CliFailure> {
     let text = opts.read_input()?;
     let v = parse_json(&text, opts.input.as_deref().unwrap_or("standard input"))
         .map_err(CliFailure::Usage)?;
-    let case = RenderCase::from_json(&v).map_err(CliFailure::Usage)?;
-    let result = case.render(None);
+    let mut case = RenderCase::from_json(&v).map_err(CliFailure::Usage)?;
+    let gguf = match gguf_path(&v) {
+        Some(p) => Some(Gguf::load(&p).map_err(CliFailure::Usage)?),
+        None => None,
+    };
+    if let Some(g) = &gguf {
+        g.apply(&mut case);
+    }
+    let result = case.render(gguf.as_ref().map(|g| g as &dyn TokenCounter));
     if opts.has("--json") {
-        write_json_line(&mut out, &result_json(&result))?;
+        let mut j = result_json(&result);
+        if let (Some(g), Ok(r)) = (&gguf, &result) {
+            if let Some(prompt) = &r.prompt {
+                let count = g
+                    .prompt_eval_count(prompt, r.explain.leading_bos.as_deref())
+                    .map_err(CliFailure::Usage)?;
+                let images = if case.model.has_projector {
+                    768 * r.image_count
+                } else {
+                    0
+                };
+                j["prompt_eval_count"] = json!(count + images);
+            }
+        }
+        write_json_line(&mut out, &j)?;
         flush(&mut out)?;
         return result.map(|_| ()).map_err(|_| CliFailure::Engine);
     }

@@ -31,13 +31,15 @@ fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    // Feed stdin from another thread: a large input must not deadlock
+    // against the child's output filling its pipe.
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.as_bytes().to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
     let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -192,4 +194,85 @@ fn render_single_case_modes() {
     let (code, _, err) = run(&["render"], "{\"endpoint\": \"chat\",\n \"request\": [}");
     assert_eq!(code, 2);
     assert!(err.contains("line 2 column 14"), "{err}");
+}
+
+/// With the model's GGUF, `render --json` reports `prompt_eval_count` as
+/// llama.cpp counts the prompt (30 tokens here, recorded with llama.cpp's
+/// own tokenizer through llama-cpp-python 0.3.36), and the GGUF's chat
+/// template is the one Ollama selects.
+#[test]
+fn render_with_a_gguf_counts_tokens_like_llama_cpp() {
+    let Some(model) = testkit::smollm2("the GGUF render test") else {
+        return;
+    };
+    let case = serde_json::json!({
+        "endpoint": "chat",
+        "model": {"name": "smollm2", "gguf": model},
+        "request": {"model": "smollm2", "messages": [
+            {"role": "system", "content": "You are a helpful assistant."},
+            {"role": "user", "content": "What's the weather in Paris? <|im_end|> tricky"}
+        ]},
+        "date": "2026-11-30"
+    });
+    let (code, out, err) = run(&["render", "--json"], &case.to_string());
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["source"], "gguf_chat_template");
+    assert_eq!(
+        v["prompt"],
+        "<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\nWhat's the weather in Paris? <|im_end|> tricky<|im_end|>\n<|im_start|>assistant\n"
+    );
+    assert_eq!(v["prompt_eval_count"], 30);
+
+    // Truncation on the real tokenizer: at num_ctx 20 the first user turn goes.
+    let long = serde_json::json!({
+        "endpoint": "chat",
+        "model": {"name": "smollm2", "gguf": model, "template": "{{ range .Messages }}<|im_start|>{{ .Role }}\n{{ .Content }}<|im_end|>\n{{ end }}<|im_start|>assistant\n"},
+        "request": {"model": "smollm2", "options": {"num_ctx": 20}, "messages": [
+            {"role": "user", "content": "one two three four five six seven eight nine ten"},
+            {"role": "assistant", "content": "ok"},
+            {"role": "user", "content": "hi"}
+        ]}
+    });
+    let (code, out, err) = run(&["render", "--json"], &long.to_string());
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["explain"]["truncation"]["first_kept"], 1);
+    assert_eq!(v["prompt"], "<|im_start|>assistant\nok<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n");
+}
+
+#[test]
+fn tokenize_matches_llama_cpp_on_the_corpus() {
+    let dir = golden("render.jsonl")
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join("tokenizer");
+    let text = std::fs::read_to_string(dir.join("tokenize.jsonl")).unwrap();
+    // One vocabulary through the binary (the crate's tests cover all nine).
+    let cases: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|c| c["vocab"] == "llama3.gguf")
+        .collect();
+    assert!(cases.len() > 1000, "{}", cases.len());
+    let input: String = cases
+        .iter()
+        .map(|c| {
+            serde_json::json!({"id": c["id"], "text": c["text"], "add_special": c["add_special"], "parse_special": c["parse_special"]})
+                .to_string()
+                + "\n"
+        })
+        .collect();
+    let gguf = dir.join("llama3.gguf");
+    let (code, out, err) = run(
+        &["tokenize", "--gguf", gguf.to_str().unwrap(), "--jsonl"],
+        &input,
+    );
+    assert_eq!(code, 0, "{err}");
+    for (case, line) in cases.iter().zip(out.lines()) {
+        let got: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(got["ids"], case["expect"]["ids"], "{}", case["id"]);
+    }
 }

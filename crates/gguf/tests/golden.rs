@@ -166,7 +166,7 @@ fn smollm2_matches_gguf_py_and_reads_only_metadata() {
         file.tensor_data_offset()
     );
     assert_eq!(file.read_stats().bytes_read, src.bytes);
-    assert_eq!(file.file_size(), SMOLLM2_SIZE);
+    assert_eq!(file.file_size(), testkit::SMOLLM2_SIZE);
     // The metadata plus at most one 1 MiB chunk past it.
     assert!(
         src.bytes <= file.tensor_data_offset() + (1 << 20),

@@ -61,12 +61,16 @@ impl Date {
         Date::from_days(self.days() - 1)
     }
 
-    /// Today in UTC, from the system clock.
+    /// Today in UTC, from the system clock; 1970-01-01 where there is no
+    /// clock (WebAssembly in a browser, whose callers pass the date in).
     pub fn today_utc() -> Date {
+        #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
         let secs = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_secs() as i64)
             .unwrap_or(0);
+        #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+        let secs = 0i64;
         Date::from_days(secs.div_euclid(86400))
     }
 }

@@ -833,7 +833,7 @@ fn native(
     };
     ex.branch = "native".into();
     if think.is_none() {
-        let default = crate::native::template_supports_thinking(input.chat_template);
+        let default = crate::native::template_supports_thinking(input.chat_template, input.now);
         ex.think_rule = format!(
             "unset: llama-server's default applies (thinking {})",
             if default {

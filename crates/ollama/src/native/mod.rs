@@ -96,8 +96,8 @@ impl From<engine::Failure> for NativeError {
 /// (`common_chat_templates_support_enable_thinking`): the server's value of
 /// `enable_thinking` when the request leaves `think` unset. An unparsable
 /// template supports nothing.
-pub fn template_supports_thinking(chat_template: &str) -> bool {
-    match engine::Engine::new(chat_template, NativeTime::now_utc()) {
+pub fn template_supports_thinking(chat_template: &str, now: NativeTime) -> bool {
+    match engine::Engine::new(chat_template, now) {
         Ok(e) => thinking::supports_thinking(&e, &probe::caps(&e)),
         Err(_) => false,
     }

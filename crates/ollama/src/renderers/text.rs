@@ -167,32 +167,9 @@ pub(crate) fn content_with_image_tags(
     (prefix + &content, offset + image_count)
 }
 
-/// Today's date as `YYYY-MM-DD` in UTC, from the system clock; the Unix
-/// epoch's date where there is no clock (WebAssembly in a browser).
+/// Today's date as `YYYY-MM-DD` in UTC (see [`crate::date::Date::today_utc`]).
 pub(crate) fn today_utc() -> String {
-    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
-    let secs = 0u64;
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
-/// Days since 1970-01-01 to a proleptic Gregorian date.
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
+    crate::date::Date::today_utc().to_string()
 }
 
 #[cfg(test)]
@@ -255,9 +232,6 @@ mod tests {
 
     #[test]
     fn dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(20_787), (2026, 11, 30));
-        assert_eq!(civil_from_days(-1), (1969, 12, 31));
         assert_eq!(today_utc().len(), 10);
     }
 }

@@ -1,0 +1,225 @@
+//! Helpers shared by the integration tests: the corpus, the SmolLM2 model
+//! file (downloaded once into the model cache), loading vocabularies.
+
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use tokenizer::Vocab;
+
+pub fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `shared/corpus/tokenizer`, found above the crate.
+pub fn corpus_dir() -> PathBuf {
+    let manifest = manifest_dir();
+    for dir in manifest.ancestors() {
+        for candidate in [
+            dir.join("shared/corpus/tokenizer"),
+            dir.join("../shared/corpus/tokenizer"),
+        ] {
+            if candidate.is_dir() {
+                return candidate;
+            }
+        }
+    }
+    panic!(
+        "cannot find shared/corpus/tokenizer above {}",
+        manifest.display()
+    );
+}
+
+/// SmolLM2 from the model cache (downloaded once), or `None` with a notice.
+pub fn smollm2() -> Option<PathBuf> {
+    testkit::smollm2("the SmolLM2 cases")
+}
+
+/// Loads a vocabulary from a GGUF path, reading only the metadata.
+pub fn load_path(path: &Path) -> Vocab {
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let gguf = gguf_meta::parse(gguf_meta::SeekSource::new(file))
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Vocab::from_gguf(&gguf).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The vocabulary a corpus line names (`"smollm2"` or a file name), or
+/// `None` when SmolLM2 cannot be had.
+pub fn load_corpus_vocab(name: &str) -> Option<Vocab> {
+    if name == "smollm2" {
+        return smollm2().map(|p| load_path(&p));
+    }
+    Some(load_path(&corpus_dir().join(name)))
+}
+
+/// One line of `tokenize.jsonl`.
+pub struct Case {
+    pub id: String,
+    pub vocab: String,
+    pub text: String,
+    pub add_special: bool,
+    pub parse_special: bool,
+    pub ids: Vec<u32>,
+}
+
+pub fn corpus_cases() -> Vec<Case> {
+    let text = std::fs::read_to_string(corpus_dir().join("tokenize.jsonl")).unwrap();
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            Case {
+                id: v["id"].as_str().unwrap().to_string(),
+                vocab: v["vocab"].as_str().unwrap().to_string(),
+                text: v["text"].as_str().unwrap().to_string(),
+                add_special: v["add_special"].as_bool().unwrap(),
+                parse_special: v["parse_special"].as_bool().unwrap(),
+                ids: v["expect"]["ids"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_u64().unwrap() as u32)
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// The corpus cases grouped by vocabulary, in file order.
+pub fn cases_by_vocab() -> Vec<(String, Vec<Case>)> {
+    let mut order: Vec<String> = Vec::new();
+    let mut groups: BTreeMap<String, Vec<Case>> = BTreeMap::new();
+    for c in corpus_cases() {
+        if !groups.contains_key(&c.vocab) {
+            order.push(c.vocab.clone());
+        }
+        groups.entry(c.vocab.clone()).or_default().push(c);
+    }
+    order
+        .into_iter()
+        .map(|v| {
+            let cases = groups.remove(&v).unwrap();
+            (v, cases)
+        })
+        .collect()
+}
+
+/// A metadata value for [`gguf_bytes`].
+pub enum Kv {
+    Str(&'static str),
+    U32(u32),
+    I32(i32),
+    Bool(bool),
+    Strs(Vec<String>),
+    I32s(Vec<i32>),
+    F32s(Vec<f32>),
+}
+
+fn put_str(out: &mut Vec<u8>, s: &[u8]) {
+    out.extend_from_slice(&(s.len() as u64).to_le_bytes());
+    out.extend_from_slice(s);
+}
+
+/// A GGUF v3 file with these key/values and no tensors.
+pub fn gguf_bytes(kvs: &[(&str, Kv)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(b"GGUF");
+    out.extend_from_slice(&3u32.to_le_bytes());
+    out.extend_from_slice(&0u64.to_le_bytes());
+    out.extend_from_slice(&(kvs.len() as u64).to_le_bytes());
+    for (key, v) in kvs {
+        put_str(&mut out, key.as_bytes());
+        match v {
+            Kv::Str(s) => {
+                out.extend_from_slice(&8u32.to_le_bytes());
+                put_str(&mut out, s.as_bytes());
+            }
+            Kv::U32(n) => {
+                out.extend_from_slice(&4u32.to_le_bytes());
+                out.extend_from_slice(&n.to_le_bytes());
+            }
+            Kv::I32(n) => {
+                out.extend_from_slice(&5u32.to_le_bytes());
+                out.extend_from_slice(&n.to_le_bytes());
+            }
+            Kv::Bool(b) => {
+                out.extend_from_slice(&7u32.to_le_bytes());
+                out.push(*b as u8);
+            }
+            Kv::Strs(v) => {
+                out.extend_from_slice(&9u32.to_le_bytes());
+                out.extend_from_slice(&8u32.to_le_bytes());
+                out.extend_from_slice(&(v.len() as u64).to_le_bytes());
+                for s in v {
+                    put_str(&mut out, s.as_bytes());
+                }
+            }
+            Kv::I32s(v) => {
+                out.extend_from_slice(&9u32.to_le_bytes());
+                out.extend_from_slice(&5u32.to_le_bytes());
+                out.extend_from_slice(&(v.len() as u64).to_le_bytes());
+                for n in v {
+                    out.extend_from_slice(&n.to_le_bytes());
+                }
+            }
+            Kv::F32s(v) => {
+                out.extend_from_slice(&9u32.to_le_bytes());
+                out.extend_from_slice(&6u32.to_le_bytes());
+                out.extend_from_slice(&(v.len() as u64).to_le_bytes());
+                for n in v {
+                    out.extend_from_slice(&n.to_le_bytes());
+                }
+            }
+        }
+    }
+    while !out.len().is_multiple_of(32) {
+        out.push(0);
+    }
+    out
+}
+
+/// A GGUF v3 file with these key/values and F32 tensors of the given
+/// shapes (zero data).
+pub fn gguf_bytes_with_tensors(kvs: &[(&str, Kv)], tensors: &[(&str, Vec<u64>)]) -> Vec<u8> {
+    let mut out = gguf_bytes(kvs);
+    // Rewrite the header's tensor count, then append infos and data.
+    out.truncate(out.len() - (out.len() - kv_end(kvs)));
+    out[8..16].copy_from_slice(&(tensors.len() as u64).to_le_bytes());
+    let mut offset = 0u64;
+    let mut sizes = Vec::new();
+    for (name, dims) in tensors {
+        put_str(&mut out, name.as_bytes());
+        out.extend_from_slice(&(dims.len() as u32).to_le_bytes());
+        for d in dims {
+            out.extend_from_slice(&d.to_le_bytes());
+        }
+        out.extend_from_slice(&0u32.to_le_bytes()); // F32
+        out.extend_from_slice(&offset.to_le_bytes());
+        let size = dims.iter().product::<u64>() * 4;
+        sizes.push(size);
+        offset += size.div_ceil(32) * 32;
+    }
+    while !out.len().is_multiple_of(32) {
+        out.push(0);
+    }
+    out.resize(out.len() + offset as usize, 0);
+    out
+}
+
+/// Where the key/values of [`gguf_bytes`] end (before padding).
+fn kv_end(kvs: &[(&str, Kv)]) -> usize {
+    let mut n = 24;
+    for (key, v) in kvs {
+        n += 8 + key.len() + 4;
+        n += match v {
+            Kv::Str(s) => 8 + s.len(),
+            Kv::U32(_) | Kv::I32(_) => 4,
+            Kv::Bool(_) => 1,
+            Kv::Strs(v) => 12 + v.iter().map(|s| 8 + s.len()).sum::<usize>(),
+            Kv::I32s(v) => 12 + 4 * v.len(),
+            Kv::F32s(v) => 12 + 4 * v.len(),
+        };
+    }
+    n
+}
