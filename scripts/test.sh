@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every check of the project, in order:
 #   setup, cargo fmt --check, clippy (native crates, and the app for wasm32),
-#   cargo test (native crates), trunk build --release (into dist/), and the
-#   browser end-to-end tests (node --test + playwright-core + Debian Chromium).
+#   cargo test (native crates, and the app's logic library), trunk build
+#   --release (into dist/), and the browser end-to-end tests (node --test +
+#   playwright-core + Debian Chromium).
 # Keeps going after a failure where later steps still make sense, prints a
 # summary, and exits non-zero if any step failed.
 set -uo pipefail
@@ -79,6 +80,9 @@ step fmt cargo fmt --all -- --check
 step clippy-native cargo clippy --workspace --exclude promptscope-app --all-targets -- -D warnings
 step clippy-wasm cargo clippy --target wasm32-unknown-unknown -p promptscope-app --all-targets -- -D warnings
 step test-native cargo test --workspace --exclude promptscope-app
+# The app's pure logic (state, share links, curl, highlighting, messages,
+# examples, the engine call) is a library without Leptos: its tests run natively.
+step test-app-logic cargo test -p promptscope-app --lib
 step trunk-build release_build
 if last_passed; then
   step e2e env PROMPTSCOPE_DIST="$PWD/dist" timeout 900 \

@@ -21,8 +21,10 @@ const CHROMIUM_ARGS = [
 /**
  * Starts Chromium with a fresh profile and opens one page. The page's requests,
  * console errors and uncaught exceptions are recorded for later checks.
+ * `options.locale` sets navigator.language, `options.colorScheme` the
+ * prefers-color-scheme media feature, `options.viewport` the window size.
  */
-export async function openBrowser() {
+export async function openBrowser(options = {}) {
   const userDataDir = await mkdtemp(path.join(os.tmpdir(), 'promptscope-e2e-'));
   let context;
   try {
@@ -30,7 +32,9 @@ export async function openBrowser() {
       executablePath: CHROMIUM_PATH,
       headless: true,
       args: CHROMIUM_ARGS,
-      viewport: { width: 1280, height: 900 },
+      viewport: options.viewport ?? { width: 1280, height: 900 },
+      locale: options.locale ?? 'en-US',
+      colorScheme: options.colorScheme ?? 'light',
       timeout: 60_000,
     });
   } catch (err) {
@@ -46,6 +50,7 @@ export async function openBrowser() {
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   return {
+    context,
     page,
     requests,
     problems,

@@ -45,6 +45,9 @@ export async function startStaticServer(root) {
       'content-length': body.length,
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
+      // Lets a sandboxed iframe (opaque origin) load the app's module script
+      // and wasm, as GitHub Pages and most static hosts allow.
+      'access-control-allow-origin': '*',
     });
     res.end(req.method === 'HEAD' ? undefined : body);
   });

@@ -1,0 +1,359 @@
+//! One render: the state turned into a render case and run through the
+//! engine (`ollama::case::RenderCase`), with input errors kept apart from
+//! Ollama's own answers.
+
+use serde_json::{json, Map, Value};
+
+use ollama::case::RenderCase;
+use ollama::date::Date;
+use ollama::model::Loaded;
+use ollama::server::Explain;
+
+use crate::errpos::{self, Pos};
+use crate::state::{parse_json_text, Endpoint, State};
+
+/// Which editor an input error belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// The Modelfile MESSAGE list.
+    ModelMessages,
+    /// The request body.
+    Request,
+    /// The server date.
+    Date,
+}
+
+/// Text the engine cannot take yet (not valid JSON, wrong shape): not an
+/// Ollama error, so it is shown beside the editor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputError {
+    /// The editor.
+    pub field: Field,
+    /// What is wrong.
+    pub message: String,
+    /// Where, when known.
+    pub pos: Option<Pos>,
+}
+
+/// Which template a Go template error points into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TemplateTarget {
+    /// The Modelfile TEMPLATE.
+    Model,
+    /// The `template` of a generate request.
+    Request,
+}
+
+/// Ollama's answer when it rejects the request or fails to render.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineError {
+    /// The exact text of Ollama's `{"error": ...}`.
+    pub message: String,
+    /// The HTTP status Ollama answers with.
+    pub status: u16,
+    /// Where a Go template error points, and in which template.
+    pub position: Option<(TemplateTarget, Pos)>,
+}
+
+/// The result of one render.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    /// The prompt; `None` on an error, or when Ollama answers without
+    /// rendering (no messages, empty prompt: `done_reason: "load"`).
+    pub prompt: Option<String>,
+    /// Images handed to the runner.
+    pub image_count: usize,
+    /// Ollama's error.
+    pub error: Option<EngineError>,
+    /// An input that could not be read.
+    pub input_error: Option<InputError>,
+    /// How the prompt came about (also after a rejection: what was decided by then).
+    pub explain: Option<Explain>,
+}
+
+impl Outcome {
+    fn input(field: Field, message: impl Into<String>, pos: Option<Pos>) -> Outcome {
+        Outcome {
+            input_error: Some(InputError {
+                field,
+                message: message.into(),
+                pos,
+            }),
+            ..Outcome::default()
+        }
+    }
+
+    /// Whether Ollama answered without rendering (`done_reason: "load"`).
+    pub fn no_prompt(&self) -> bool {
+        self.prompt.is_none() && self.error.is_none() && self.input_error.is_none()
+    }
+
+    /// The selected path's label (`go_template`, `renderer`, ...), if known.
+    pub fn source(&self) -> &str {
+        self.explain.as_ref().map_or("", |e| e.source.as_str())
+    }
+}
+
+/// The request body parsed, or the input error.
+pub fn parse_request(text: &str) -> Result<Value, InputError> {
+    let v = parse_json_text(text, json!({})).map_err(|e| InputError {
+        field: Field::Request,
+        message: e.to_string(),
+        pos: Some(errpos::json(&e)),
+    })?;
+    if !v.is_object() {
+        return Err(InputError {
+            field: Field::Request,
+            message: "the request body must be a JSON object".into(),
+            pos: None,
+        });
+    }
+    Ok(v)
+}
+
+/// The render case for `state` (`shared/spec/cli.md`), with `today` as the
+/// date when the state sets none.
+pub fn render_case(state: &State, today: &str) -> Result<Value, InputError> {
+    let m = &state.model;
+    let messages = parse_json_text(&m.messages, json!([])).map_err(|e| InputError {
+        field: Field::ModelMessages,
+        message: e.to_string(),
+        pos: Some(errpos::json(&e)),
+    })?;
+    let request = parse_request(&state.request)?;
+    let date = if m.date.trim().is_empty() {
+        today.to_string()
+    } else {
+        m.date.trim().to_string()
+    };
+    if Date::parse(&date).is_none() {
+        return Err(InputError {
+            field: Field::Date,
+            message: format!("{date:?} is not a date (YYYY-MM-DD)"),
+            pos: None,
+        });
+    }
+    let mut model = Map::new();
+    if m.has_template {
+        model.insert("template".into(), json!(m.template));
+    }
+    model.insert("system".into(), json!(m.system));
+    model.insert("messages".into(), messages);
+    model.insert("renderer".into(), json!(m.renderer.trim()));
+    model.insert("parser".into(), json!(m.parser.trim()));
+    model.insert("family".into(), json!(m.family.trim()));
+    model.insert("capabilities".into(), json!(m.capabilities));
+    if !m.chat_template.is_empty() {
+        model.insert("chat_template".into(), json!(m.chat_template));
+    }
+    for (key, value) in [("bos_token", &m.bos_token), ("eos_token", &m.eos_token)] {
+        if !value.is_empty() {
+            model.insert(key.into(), json!(value));
+        }
+    }
+    let mut case = Map::new();
+    case.insert("endpoint".into(), json!(state.endpoint.as_str()));
+    case.insert("model".into(), Value::Object(model));
+    case.insert("request".into(), request);
+    case.insert("date".into(), json!(date));
+    if let Some(env) = &m.go_template_env {
+        case.insert("env".into(), json!({ "OLLAMA_GO_TEMPLATE": env }));
+    }
+    Ok(Value::Object(case))
+}
+
+/// Renders `state` as Ollama would. `today` (`YYYY-MM-DD`) is the date
+/// used when the state sets none; the browser passes its own.
+pub fn run(state: &State, today: &str) -> Outcome {
+    let case = match render_case(state, today) {
+        Ok(c) => c,
+        Err(e) => return Outcome::input(e.field, e.message, e.pos),
+    };
+    let case = match RenderCase::from_json(&case) {
+        Ok(c) => c,
+        Err(e) => {
+            let field = if e.starts_with("model.messages") {
+                Field::ModelMessages
+            } else {
+                Field::Request
+            };
+            return Outcome::input(field, e, None);
+        }
+    };
+    match case.render(None) {
+        Ok(r) => Outcome {
+            prompt: r.prompt,
+            image_count: r.image_count,
+            explain: Some(r.explain),
+            ..Outcome::default()
+        },
+        Err(f) => {
+            let position = errpos::go_template(&f.message).map(|pos| {
+                let request_template = state.endpoint == Endpoint::Generate
+                    && case
+                        .request
+                        .get("template")
+                        .and_then(Value::as_str)
+                        .is_some_and(|t| !t.is_empty());
+                // The model template is parsed first (when loading): if
+                // loading failed, the error is the model template's.
+                let target = if request_template && !f.explain.source.is_empty() {
+                    TemplateTarget::Request
+                } else {
+                    TemplateTarget::Model
+                };
+                (target, pos)
+            });
+            Outcome {
+                error: Some(EngineError {
+                    message: f.message,
+                    status: f.status,
+                    position,
+                }),
+                explain: Some(*f.explain),
+                ..Outcome::default()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::ModelState;
+
+    const TODAY: &str = "2025-06-15";
+
+    fn chat(template: &str, request: Value) -> State {
+        State {
+            endpoint: Endpoint::Chat,
+            model: ModelState {
+                has_template: true,
+                template: template.into(),
+                ..ModelState::default()
+            },
+            request: request.to_string(),
+        }
+    }
+
+    #[test]
+    fn renders_a_chat() {
+        let s = chat(
+            "{{ range .Messages }}<{{ .Role }}>{{ .Content }}{{ end }}",
+            json!({"model": "demo", "messages": [{"role": "user", "content": "hi"}]}),
+        );
+        let out = run(&s, TODAY);
+        assert_eq!(out.prompt.as_deref(), Some("<user>hi"));
+        assert_eq!(out.source(), "go_template");
+        assert_eq!(out.explain.unwrap().branch, "messages");
+    }
+
+    #[test]
+    fn go_errors_carry_their_position() {
+        let s = chat(
+            "ok\n{{ .Foo ",
+            json!({"model": "demo", "messages": [{"role": "user", "content": "hi"}]}),
+        );
+        let out = run(&s, TODAY);
+        let err = out.error.unwrap();
+        assert_eq!(err.message, "template: :2: unclosed action");
+        assert_eq!(
+            err.position,
+            Some((TemplateTarget::Model, Pos { line: 2, col: None }))
+        );
+        let s = chat(
+            "{{ range .Messages }}\n  {{ index .Images 3 }}{{ end }}",
+            json!({"model": "demo", "messages": [{"role": "user", "content": "hi"}]}),
+        );
+        let err = run(&s, TODAY).error.unwrap();
+        assert!(
+            err.message.starts_with("template: :2:5: executing"),
+            "{}",
+            err.message
+        );
+        assert_eq!(
+            err.position.unwrap().1,
+            Pos {
+                line: 2,
+                col: Some(5)
+            }
+        );
+    }
+
+    #[test]
+    fn rejects_tools_without_the_capability() {
+        let s = chat(
+            "{{ range .Messages }}{{ .Content }}{{ end }}",
+            json!({"model": "plain", "messages": [{"role": "user", "content": "hi"}],
+                   "tools": [{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {}}}}]}),
+        );
+        let out = run(&s, TODAY);
+        let err = out.error.unwrap();
+        assert_eq!(
+            err.message,
+            "registry.ollama.ai/library/plain:latest does not support tools"
+        );
+        assert_eq!(err.status, 400);
+        assert_eq!(out.explain.unwrap().source, "go_template");
+    }
+
+    #[test]
+    fn no_messages_means_no_prompt() {
+        let s = chat("{{ .Prompt }}", json!({"model": "m", "messages": []}));
+        let out = run(&s, TODAY);
+        assert!(out.no_prompt());
+    }
+
+    #[test]
+    fn input_errors_name_the_editor() {
+        let mut s = chat("x", json!({}));
+        s.request = "{\n  \"model\": ,\n}".into();
+        let e = run(&s, TODAY).input_error.unwrap();
+        assert_eq!(e.field, Field::Request);
+        assert_eq!(e.pos.unwrap().line, 2);
+        s.request = "{\"model\": \"m\"}".into();
+        s.model.messages = "[{\"role\": 1}]".into();
+        let e = run(&s, TODAY).input_error.unwrap();
+        assert_eq!(e.field, Field::ModelMessages);
+        s.model.messages = String::new();
+        s.model.date = "June".into();
+        assert_eq!(run(&s, TODAY).input_error.unwrap().field, Field::Date);
+    }
+
+    #[test]
+    fn request_template_errors_point_at_the_request() {
+        let s = State {
+            endpoint: Endpoint::Generate,
+            model: ModelState {
+                has_template: true,
+                template: "{{ .Prompt }}".into(),
+                ..ModelState::default()
+            },
+            request: json!({"model": "m", "prompt": "p", "template": "{{ .Prompt "}).to_string(),
+        };
+        let err = run(&s, TODAY).error.unwrap();
+        assert_eq!(err.position.unwrap().0, TemplateTarget::Request);
+    }
+
+    #[test]
+    fn native_mode_with_think_unset_renders() {
+        let mut state = crate::examples::by_id("gguf-wins").unwrap().state();
+        state.request =
+            json!({"model": "m", "messages": [{"role": "user", "content": "hi"}]}).to_string();
+        let out = run(&state, TODAY);
+        assert_eq!(out.source(), "gguf_chat_template");
+        assert!(out
+            .prompt
+            .unwrap()
+            .contains("<|im_start|>user\nhi<|im_end|>"));
+    }
+
+    #[test]
+    fn dates_reach_the_template() {
+        let s = chat(
+            "{{ currentDate }} {{ range .Messages }}{{ .Content }}{{ end }}",
+            json!({"model": "m", "messages": [{"role": "user", "content": "hi"}]}),
+        );
+        assert_eq!(run(&s, TODAY).prompt.as_deref(), Some("2025-06-15 hi"));
+    }
+}

@@ -1,0 +1,387 @@
+//! The interface's message catalogue: English, Spanish and Russian.
+//!
+//! Every string the UI shows goes through [`t`] or [`tf`] (`{name}`
+//! placeholders). Texts that come from Ollama or the engine (errors, rules,
+//! notes) are shown as they are: they are what Ollama says.
+
+/// An interface language.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Lang {
+    /// English.
+    #[default]
+    En,
+    /// Spanish.
+    Es,
+    /// Russian.
+    Ru,
+}
+
+impl Lang {
+    /// Every language, in switcher order.
+    pub const ALL: [Lang; 3] = [Lang::En, Lang::Es, Lang::Ru];
+
+    /// The BCP 47 code (`en`, `es`, `ru`).
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Es => "es",
+            Lang::Ru => "ru",
+        }
+    }
+
+    /// The language's name in itself.
+    pub fn native_name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::Es => "Español",
+            Lang::Ru => "Русский",
+        }
+    }
+
+    /// The language of a tag such as `es-419` or `ru_RU`.
+    pub fn from_tag(tag: &str) -> Option<Lang> {
+        let primary = tag
+            .trim()
+            .split(['-', '_'])
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        match primary.as_str() {
+            "en" => Some(Lang::En),
+            "es" => Some(Lang::Es),
+            "ru" => Some(Lang::Ru),
+            _ => None,
+        }
+    }
+}
+
+/// The first supported language among the browser's preferences, else English.
+pub fn negotiate(tags: &[String]) -> Lang {
+    tags.iter()
+        .find_map(|t| Lang::from_tag(t))
+        .unwrap_or_default()
+}
+
+/// `(key, English, Spanish, Russian)`.
+type Entry = (&'static str, &'static str, &'static str, &'static str);
+
+#[rustfmt::skip]
+const CATALOGUE: &[Entry] = &[
+    ("app.tagline",
+     "See exactly what prompt Ollama builds. Everything runs in your browser; nothing is sent anywhere.",
+     "Mira exactamente qué prompt construye Ollama. Todo se ejecuta en tu navegador; nada se envía a ningún sitio.",
+     "Точный промпт, который собирает Ollama. Всё работает в браузере; ничего никуда не отправляется."),
+    ("app.skip", "Skip to the prompt", "Ir al prompt", "Перейти к промпту"),
+    ("app.footer",
+     "Ollama's Go templates run in a pure-Rust port of Go's text/template that aims for Go's exact output and error messages.",
+     "Las plantillas Go de Ollama se ejecutan en una versión en Rust puro de text/template de Go, que busca la salida y los mensajes de error exactos de Go.",
+     "Go-шаблоны Ollama выполняются переносом text/template из Go на чистый Rust, который стремится к точному выводу и сообщениям об ошибках Go."),
+
+    ("settings.language", "Language", "Idioma", "Язык"),
+    ("settings.theme", "Theme", "Tema", "Тема"),
+    ("settings.theme_system", "System theme", "Tema del sistema", "Системная тема"),
+    ("settings.theme_light", "Light", "Claro", "Светлая"),
+    ("settings.theme_dark", "Dark", "Oscuro", "Тёмная"),
+
+    ("examples.label", "Examples:", "Ejemplos:", "Примеры:"),
+    ("ex.chatml", "ChatML: <|im_start|>role … <|im_end|>", "ChatML: <|im_start|>rol … <|im_end|>", "ChatML: <|im_start|>роль … <|im_end|>"),
+    ("ex.llama3", "Llama 3 headers and <|eot_id|>", "Cabeceras de Llama 3 y <|eot_id|>", "Заголовки Llama 3 и <|eot_id|>"),
+    ("ex.mistral", "Mistral [INST] turns, system prompt in the first one", "Turnos [INST] de Mistral, el sistema en el primero", "Реплики [INST] Mistral, системный промпт в первой"),
+    ("ex.gemma", "Gemma <start_of_turn> turns (no system role)", "Turnos <start_of_turn> de Gemma (sin rol de sistema)", "Реплики <start_of_turn> Gemma (без роли system)"),
+    ("ex.phi", "Phi <|user|> / <|assistant|> turns", "Turnos <|user|> / <|assistant|> de Phi", "Реплики Phi <|user|> / <|assistant|>"),
+    ("ex.qwen", "Qwen-style tools, tool calls, tool responses and thinking", "Herramientas, llamadas, respuestas y razonamiento al estilo de Qwen", "Инструменты, вызовы, ответы инструментов и рассуждения в стиле Qwen"),
+    ("ex.legacy", "A legacy template: one .Prompt/.Response run per turn", "Una plantilla antigua: una ejecución de .Prompt/.Response por turno", "Старый шаблон: по одному запуску .Prompt/.Response на реплику"),
+    ("ex.fim", "Fill in the middle: /api/generate with a suffix", "Relleno intermedio: /api/generate con sufijo", "Заполнение середины: /api/generate с suffix"),
+    ("ex.renderer", "A built-in Go renderer instead of the template", "Un renderizador Go integrado en lugar de la plantilla", "Встроенный рендерер Go вместо шаблона"),
+    ("ex.gguf", "The GGUF chat template has more capabilities, so Ollama prefers it", "La plantilla de chat del GGUF tiene más capacidades, así que Ollama la prefiere", "У шаблона чата из GGUF больше возможностей, поэтому Ollama выбирает его"),
+
+    ("toolbar.label", "State", "Estado", "Состояние"),
+    ("toolbar.share", "Share link", "Enlace para compartir", "Ссылка"),
+    ("toolbar.share_url", "Share link address", "Dirección del enlace", "Адрес ссылки"),
+    ("toolbar.export", "Export JSON", "Exportar JSON", "Экспорт JSON"),
+    ("toolbar.import", "Import JSON", "Importar JSON", "Импорт JSON"),
+
+    ("notice.copied", "Copied.", "Copiado.", "Скопировано."),
+    ("notice.copy_failed", "The clipboard is not available here; select the text and copy it.", "El portapapeles no está disponible aquí; selecciona el texto y cópialo.", "Буфер обмена здесь недоступен; выделите текст и скопируйте его."),
+    ("notice.link_copied", "Share link copied. It holds the whole state; nothing is uploaded.", "Enlace copiado. Contiene todo el estado; no se sube nada.", "Ссылка скопирована. В ней всё состояние; ничего не загружается на сервер."),
+    ("notice.link_ready", "Share link ready below. It holds the whole state; nothing is uploaded.", "El enlace está abajo. Contiene todo el estado; no se sube nada.", "Ссылка ниже. В ней всё состояние; ничего не загружается на сервер."),
+    ("notice.imported", "State imported.", "Estado importado.", "Состояние импортировано."),
+    ("notice.import_failed", "Could not import: {why}", "No se pudo importar: {why}", "Не удалось импортировать: {why}"),
+    ("notice.bad_link", "This share link could not be read: {why}", "No se pudo leer este enlace: {why}", "Не удалось прочитать ссылку: {why}"),
+    ("notice.filled_curl", "Filled from the curl command ({path}).", "Rellenado desde el comando curl ({path}).", "Заполнено из команды curl ({path})."),
+    ("notice.filled_body", "Filled from the request body.", "Rellenado desde el cuerpo de la petición.", "Заполнено из тела запроса."),
+    ("notice.example_loaded", "Example loaded: {name}.", "Ejemplo cargado: {name}.", "Пример загружен: {name}."),
+
+    ("editor.go_to_line", "Go to the error (line {line})", "Ir al error (línea {line})", "К ошибке (строка {line})"),
+
+    ("model.title", "Model", "Modelo", "Модель"),
+    ("model.has_template", "The Modelfile has a TEMPLATE", "El Modelfile tiene TEMPLATE", "В Modelfile есть TEMPLATE"),
+    ("model.template", "TEMPLATE (Go text/template)", "TEMPLATE (text/template de Go)", "TEMPLATE (Go text/template)"),
+    ("model.template_hint", "As in a Modelfile. Without one Ollama uses {{ .Prompt }} or the GGUF chat template.", "Como en un Modelfile. Sin ella Ollama usa {{ .Prompt }} o la plantilla de chat del GGUF.", "Как в Modelfile. Без него Ollama использует {{ .Prompt }} или шаблон чата из GGUF."),
+    ("model.messages", "MESSAGE lines (JSON list)", "Líneas MESSAGE (lista JSON)", "Строки MESSAGE (список JSON)"),
+    ("model.messages_hint", "The Modelfile's MESSAGE lines as /api/chat messages; they come before the request's.", "Las líneas MESSAGE del Modelfile como mensajes de /api/chat; van antes que los de la petición.", "Строки MESSAGE из Modelfile как сообщения /api/chat; они идут перед сообщениями запроса."),
+    ("model.renderer", "RENDERER", "RENDERER", "RENDERER"),
+    ("model.parser", "PARSER", "PARSER", "PARSER"),
+    ("model.none", "(none)", "(ninguno)", "(нет)"),
+    ("model.family", "Family", "Familia", "Семейство"),
+    ("model.env_unset", "unset", "sin definir", "не задана"),
+    ("model.env_other", "other value…", "otro valor…", "другое значение…"),
+    ("model.env_value", "Value", "Valor", "Значение"),
+    ("model.date", "Server date", "Fecha del servidor", "Дата сервера"),
+    ("model.capabilities", "Extra capabilities (model configuration)", "Capacidades adicionales (configuración del modelo)", "Дополнительные возможности (конфигурация модели)"),
+    ("model.chat_template", "GGUF chat template (Jinja)", "Plantilla de chat del GGUF (Jinja)", "Шаблон чата из GGUF (Jinja)"),
+    ("model.chat_template_hint", "tokenizer.chat_template. Ollama may render with it instead of the TEMPLATE (native mode).", "tokenizer.chat_template. Ollama puede usarla en lugar de TEMPLATE (modo nativo).", "tokenizer.chat_template. Ollama может использовать его вместо TEMPLATE (нативный режим)."),
+
+    ("request.title", "Request", "Petición", "Запрос"),
+    ("request.endpoint", "Endpoint", "Endpoint", "Эндпоинт"),
+    ("request.paste", "Paste a request body or a curl command", "Pega un cuerpo de petición o un comando curl", "Вставьте тело запроса или команду curl"),
+    ("request.paste_hint", "It fills the endpoint and the whole request, e.g. curl http://localhost:11434/api/chat -d '{…}'.", "Rellena el endpoint y toda la petición, p. ej. curl http://localhost:11434/api/chat -d '{…}'.", "Заполняет эндпоинт и весь запрос, например curl http://localhost:11434/api/chat -d '{…}'."),
+    ("request.json_editors", "Edit as JSON", "Editar como JSON", "Редактировать как JSON"),
+    ("request.body", "Request body (JSON)", "Cuerpo de la petición (JSON)", "Тело запроса (JSON)"),
+    ("request.body_hint", "Exactly what a client sends to Ollama.", "Exactamente lo que un cliente envía a Ollama.", "Ровно то, что клиент отправляет в Ollama."),
+    ("request.messages_json", "messages (JSON)", "messages (JSON)", "messages (JSON)"),
+    ("request.messages_hint", "role, content, thinking, images, tool_calls, tool_name…", "role, content, thinking, images, tool_calls, tool_name…", "role, content, thinking, images, tool_calls, tool_name…"),
+    ("request.tools_json", "tools (JSON)", "tools (JSON)", "tools (JSON)"),
+    ("request.tools_hint", "Function definitions with JSON-schema parameters.", "Definiciones de funciones con parámetros en JSON Schema.", "Описания функций с параметрами в JSON Schema."),
+    ("request.options_json", "options (JSON)", "options (JSON)", "options (JSON)"),
+    ("request.options_hint", "Runner options; num_ctx matters for truncation.", "Opciones del ejecutor; num_ctx importa para el recorte.", "Параметры исполнителя; для усечения важен num_ctx."),
+    ("request.fix_body_first", "The request body is not valid JSON; fix it first.", "El cuerpo de la petición no es JSON válido; corrígelo primero.", "Тело запроса — не корректный JSON; сначала исправьте его."),
+
+    ("form.title", "Quick edits", "Edición rápida", "Быстрая правка"),
+    ("form.model", "Model name", "Nombre del modelo", "Имя модели"),
+    ("form.think", "think", "think", "think"),
+    ("form.think_unset", "unset", "sin definir", "не задано"),
+    ("form.messages", "Messages", "Mensajes", "Сообщения"),
+    ("form.messages_not_list", "messages is not a list; edit it as JSON.", "messages no es una lista; edítalo como JSON.", "messages — не список; правьте его как JSON."),
+    ("form.role_of", "Role of message {n}", "Rol del mensaje {n}", "Роль сообщения {n}"),
+    ("form.content_of", "Content of message {n}", "Contenido del mensaje {n}", "Текст сообщения {n}"),
+    ("form.remove_n", "Remove message {n}", "Quitar el mensaje {n}", "Удалить сообщение {n}"),
+    ("form.add_tool_call", "+ tool call", "+ llamada", "+ вызов"),
+    ("form.attach_image", "+ image", "+ imagen", "+ картинка"),
+    ("form.clear_images", "Remove images", "Quitar imágenes", "Убрать картинки"),
+    ("form.n_tool_calls", "{n} tool call(s)", "{n} llamada(s)", "вызовов: {n}"),
+    ("form.n_images", "{n} image(s)", "{n} imagen(es)", "картинок: {n}"),
+    ("form.new_role", "Role of the new message", "Rol del mensaje nuevo", "Роль нового сообщения"),
+    ("form.add_message", "Add message", "Añadir mensaje", "Добавить сообщение"),
+    ("form.prompt", "prompt", "prompt", "prompt"),
+    ("form.suffix", "suffix", "suffix", "suffix"),
+    ("form.system", "system", "system", "system"),
+    ("form.template", "template (overrides the model's)", "template (sustituye la del modelo)", "template (заменяет шаблон модели)"),
+    ("form.template_hint", "A request template runs directly: no image tags, no truncation.", "Una plantilla en la petición se ejecuta tal cual: sin etiquetas de imagen ni recorte.", "Шаблон из запроса выполняется напрямую: без меток картинок и без усечения."),
+    ("form.raw", "(the prompt is sent as is)", "(el prompt se envía tal cual)", "(промпт отправляется как есть)"),
+
+    ("prompt.title", "Prompt", "Prompt", "Промпт"),
+    ("prompt.whitespace", "Show whitespace", "Mostrar espacios", "Показать пробелы"),
+    ("prompt.copy", "Copy", "Copiar", "Копировать"),
+    ("prompt.download", "Download", "Descargar", "Скачать"),
+    ("prompt.stats", "{chars} characters, {bytes} bytes", "{chars} caracteres, {bytes} bytes", "символов: {chars}, байт: {bytes}"),
+    ("prompt.tokens_placeholder", "— tokens (load a GGUF)", "— tokens (carga un GGUF)", "— токенов (загрузите GGUF)"),
+    ("prompt.specials", "{n} special tokens (tinted, by a heuristic)", "{n} tokens especiales (resaltados, heurística)", "спецтокенов: {n} (подсвечены эвристически)"),
+    ("prompt.images", "{n} image(s) for the runner", "{n} imagen(es) para el ejecutor", "картинок для исполнителя: {n}"),
+    ("prompt.error_heading", "Ollama answers HTTP {status}", "Ollama responde HTTP {status}", "Ollama отвечает HTTP {status}"),
+    ("prompt.no_prompt", "No prompt: with no messages (or an empty prompt) Ollama only loads the model and answers done_reason \"load\".", "Sin prompt: sin mensajes (o con un prompt vacío) Ollama solo carga el modelo y responde done_reason \"load\".", "Промпта нет: без сообщений (или с пустым prompt) Ollama только загружает модель и отвечает done_reason \"load\"."),
+    ("prompt.truncated", "Only the first {kib} KiB are shown; copy and download give all of it.", "Solo se muestran los primeros {kib} KiB; copiar y descargar dan todo.", "Показаны только первые {kib} КиБ; копирование и скачивание дают всё."),
+
+    ("field.request", "Request body:", "Cuerpo de la petición:", "Тело запроса:"),
+    ("field.model_messages", "MESSAGE lines:", "Líneas MESSAGE:", "Строки MESSAGE:"),
+    ("field.date", "Server date:", "Fecha del servidor:", "Дата сервера:"),
+
+    ("explain.title", "Explain", "Explicación", "Пояснение"),
+    ("explain.path", "Path", "Camino", "Путь"),
+    ("explain.no_path", "Not decided: the model's template did not load.", "Sin decidir: la plantilla del modelo no se cargó.", "Не определён: шаблон модели не загрузился."),
+    ("explain.model", "Model", "Modelo", "Модель"),
+    ("explain.branch", "Execution", "Ejecución", "Выполнение"),
+    ("explain.response_appended", "The template uses neither .Messages nor .Response, so Ollama appended {{ .Response }}.", "La plantilla no usa .Messages ni .Response, así que Ollama añadió {{ .Response }}.", "Шаблон не использует ни .Messages, ни .Response, поэтому Ollama дописала {{ .Response }}."),
+    ("explain.vars", "Names the template uses", "Nombres que usa la plantilla", "Имена в шаблоне"),
+    ("explain.capabilities", "Capabilities", "Capacidades", "Возможности"),
+    ("explain.requested", "The request needs:", "La petición necesita:", "Запросу нужны:"),
+    ("explain.bos", "Leading BOS", "BOS inicial", "Начальный BOS"),
+    ("explain.renames", "Tool renames", "Herramientas renombradas", "Переименованные инструменты"),
+    ("explain.truncation", "Truncation", "Recorte", "Усечение"),
+    ("explain.rejection", "Ollama rejects the request (HTTP {status})", "Ollama rechaza la petición (HTTP {status})", "Ollama отклоняет запрос (HTTP {status})"),
+    ("explain.messages", "Messages on their way in", "Los mensajes por el camino", "Что стало с сообщениями"),
+    ("explain.no_messages", "No messages were rendered.", "No se renderizó ningún mensaje.", "Сообщения не выводились."),
+    ("explain.role", "Role", "Rol", "Роль"),
+    ("explain.origin", "From", "Origen", "Откуда"),
+    ("explain.what", "What happened", "Qué pasó", "Что произошло"),
+    ("explain.check", "Check against your Ollama", "Compruébalo con tu Ollama", "Проверка на вашей Ollama"),
+    ("explain.check_hint", "Create the model from this Modelfile, then ask Ollama for the prompt it renders; _debug_render_only returns it without running the model.", "Crea el modelo con este Modelfile y pide a Ollama el prompt que genera; _debug_render_only lo devuelve sin ejecutar el modelo.", "Создайте модель из этого Modelfile и запросите у Ollama собранный промпт; _debug_render_only возвращает его, не запуская модель."),
+    ("explain.modelfile", "Modelfile", "Modelfile", "Modelfile"),
+    ("explain.curl", "curl with _debug_render_only", "curl con _debug_render_only", "curl с _debug_render_only"),
+
+    ("branch.messages", "the template ran once over all messages (.Messages)", "la plantilla se ejecutó una vez sobre todos los mensajes (.Messages)", "шаблон выполнен один раз над всеми сообщениями (.Messages)"),
+    ("branch.legacy", "legacy: the template ran once per turn with .System, .Prompt and .Response", "antigua: la plantilla se ejecutó una vez por turno con .System, .Prompt y .Response", "старый режим: шаблон выполнен по разу на реплику с .System, .Prompt и .Response"),
+    ("branch.insert", "fill in the middle: .Prompt and .Suffix", "relleno intermedio: .Prompt y .Suffix", "заполнение середины: .Prompt и .Suffix"),
+    ("branch.renderer", "a built-in Go renderer wrote the prompt", "un renderizador Go integrado escribió el prompt", "промпт написал встроенный рендерер Go"),
+    ("branch.raw", "raw: the prompt is passed through", "raw: el prompt pasa tal cual", "raw: промпт передаётся как есть"),
+    ("branch.load", "no render: the model is only loaded", "sin render: solo se carga el modelo", "без рендера: модель только загружается"),
+    ("branch.native", "llama-server renders the GGUF chat template", "llama-server renderiza la plantilla de chat del GGUF", "llama-server выводит шаблон чата из GGUF"),
+
+    ("embed.open", "Open in Promptscope", "Abrir en Promptscope", "Открыть в Promptscope"),
+
+    ("help.function.q", "Why does {{ .Function }} print Go syntax?", "¿Por qué {{ .Function }} imprime sintaxis de Go?", "Почему {{ .Function }} печатает синтаксис Go?"),
+    ("help.function.a",
+     "In Ollama's template values a tool (`{{ . }}` inside `range .Tools`) and `.Function.Arguments` have a String method that writes JSON, but `.Function` itself has none, so Go prints the struct with %v: `{get_weather Current weather… {object …}}`. Write `{{ . }}` for the whole tool as JSON, or `{{ json .Function }}`.",
+     "En los valores de plantilla de Ollama una herramienta (`{{ . }}` dentro de `range .Tools`) y `.Function.Arguments` tienen un método String que escribe JSON, pero `.Function` no, así que Go imprime la estructura con %v: `{get_weather Current weather… {object …}}`. Usa `{{ . }}` para la herramienta entera en JSON, o `{{ json .Function }}`.",
+     "В значениях шаблонов Ollama у инструмента (`{{ . }}` внутри `range .Tools`) и у `.Function.Arguments` есть метод String, который пишет JSON, а у самого `.Function` его нет, поэтому Go печатает структуру через %v: `{get_weather Current weather… {object …}}`. Пишите `{{ . }}` для всего инструмента в JSON или `{{ json .Function }}`."),
+    ("help.gguf_wins.q", "Why might the GGUF template win over the TEMPLATE?", "¿Por qué puede ganar la plantilla del GGUF sobre TEMPLATE?", "Почему шаблон из GGUF может победить TEMPLATE?"),
+    ("help.gguf_wins.a",
+     "With `OLLAMA_GO_TEMPLATE` unset, no RENDERER and no PARSER, Ollama compares capabilities: when the GGUF chat template offers more (tools, thinking) than the Go TEMPLATE, or the same with a better tool round trip, llama-server renders the GGUF template instead (native mode). Set `OLLAMA_GO_TEMPLATE` to true to force the TEMPLATE, or false to force the GGUF template. The Explain pane names the rule that decided.",
+     "Con `OLLAMA_GO_TEMPLATE` sin definir, sin RENDERER y sin PARSER, Ollama compara capacidades: si la plantilla de chat del GGUF ofrece más (herramientas, razonamiento) que la TEMPLATE de Go, o lo mismo con un mejor ciclo de herramientas, llama-server usa la plantilla del GGUF (modo nativo). Pon `OLLAMA_GO_TEMPLATE` a true para forzar la TEMPLATE o a false para forzar la del GGUF. El panel Explicación indica la regla que decidió.",
+     "Если `OLLAMA_GO_TEMPLATE` не задана и нет RENDERER и PARSER, Ollama сравнивает возможности: когда шаблон чата из GGUF умеет больше (инструменты, рассуждения), чем Go TEMPLATE, или столько же, но с лучшим циклом вызова инструментов, llama-server выводит шаблон из GGUF (нативный режим). `OLLAMA_GO_TEMPLATE`=true принудительно включает TEMPLATE, false — шаблон из GGUF. Панель «Пояснение» называет сработавшее правило."),
+    ("help.dates.q", "Which date do currentDate and yesterdayDate give?", "¿Qué fecha dan currentDate y yesterdayDate?", "Какую дату дают currentDate и yesterdayDate?"),
+    ("help.dates.a",
+     "Ollama uses the server's local date. The browser cannot know the server's time zone, so Promptscope uses the server date you set here, or today in UTC.",
+     "Ollama usa la fecha local del servidor. El navegador no puede saber la zona horaria del servidor, así que Promptscope usa la fecha que pongas aquí, o la de hoy en UTC.",
+     "Ollama берёт локальную дату сервера. Браузер не знает часовой пояс сервера, поэтому Promptscope использует дату, заданную здесь, или сегодняшнюю по UTC."),
+    ("help.heap.q", "Why do I see addresses like 0xc000010000?", "¿Por qué veo direcciones como 0xc000010000?", "Откуда адреса вроде 0xc000010000?"),
+    ("help.heap.a",
+     "Printing `{{ .Messages }}` or nested tool properties makes Go print pointers, which in Ollama are real heap addresses that change on every run. Promptscope prints stable stand-ins in Go's style (`0xc000010000`, increasing), so these bytes will not match your server's.",
+     "Al imprimir `{{ .Messages }}` o propiedades anidadas de herramientas, Go imprime punteros, que en Ollama son direcciones reales del heap y cambian en cada ejecución. Promptscope imprime sustitutos estables al estilo de Go (`0xc000010000`, crecientes), así que esos bytes no coincidirán con los de tu servidor.",
+     "При выводе `{{ .Messages }}` или вложенных свойств инструментов Go печатает указатели; в Ollama это настоящие адреса в куче, меняющиеся от запуска к запуску. Promptscope печатает стабильные заменители в стиле Go (`0xc000010000`, по возрастанию), поэтому эти байты не совпадут с вашим сервером."),
+];
+
+fn entry(key: &str) -> Option<&'static Entry> {
+    CATALOGUE.iter().find(|e| e.0 == key)
+}
+
+/// The text of `key` in `lang` (`(missing text)` for an unknown key; a test
+/// checks that every key the UI names exists).
+pub fn t(lang: Lang, key: &str) -> &'static str {
+    match entry(key) {
+        Some(&(_, en, es, ru)) => match lang {
+            Lang::En => en,
+            Lang::Es => es,
+            Lang::Ru => ru,
+        },
+        None => "(missing text)",
+    }
+}
+
+/// [`t`] with `{name}` placeholders replaced.
+pub fn tf(lang: Lang, key: &str, args: &[(&str, &str)]) -> String {
+    let mut text = t(lang, key).to_string();
+    for (name, value) in args {
+        text = text.replace(&format!("{{{name}}}"), value);
+    }
+    text
+}
+
+/// Every key of the catalogue.
+pub fn keys() -> impl Iterator<Item = &'static str> {
+    CATALOGUE.iter().map(|e| e.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    fn placeholders(s: &str) -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        let mut rest = s;
+        while let Some(i) = rest.find('{') {
+            let after = &rest[i + 1..];
+            match after.find('}') {
+                Some(j)
+                    if j > 0
+                        && after[..j]
+                            .chars()
+                            .all(|c| c.is_ascii_lowercase() || c == '_') =>
+                {
+                    out.insert(after[..j].to_string());
+                    rest = &after[j + 1..];
+                }
+                _ => rest = after,
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_entry_is_translated_once() {
+        let mut seen = BTreeSet::new();
+        for (key, en, es, ru) in CATALOGUE {
+            assert!(seen.insert(*key), "duplicate key {key}");
+            assert!(!en.is_empty() && !es.is_empty() && !ru.is_empty(), "{key}");
+            assert_eq!(placeholders(en), placeholders(es), "{key} (es)");
+            assert_eq!(placeholders(en), placeholders(ru), "{key} (ru)");
+        }
+    }
+
+    /// Every key the UI sources name is in the catalogue.
+    #[test]
+    fn every_key_the_ui_uses_exists() {
+        const PREFIXES: [&str; 16] = [
+            "app.",
+            "settings.",
+            "examples.",
+            "ex.",
+            "toolbar.",
+            "notice.",
+            "editor.",
+            "model.",
+            "request.",
+            "form.",
+            "prompt.",
+            "field.",
+            "explain.",
+            "branch.",
+            "embed.",
+            "help.",
+        ];
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files: Vec<_> = std::fs::read_dir(dir.join("ui"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.push(dir.join("examples.rs"));
+        files.push(dir.join("ui").join("store.rs"));
+        let known: BTreeSet<&str> = keys().collect();
+        let mut used = 0;
+        for file in files {
+            let src = std::fs::read_to_string(&file).unwrap();
+            for (i, lit) in src.split('"').enumerate() {
+                let is_key = i % 2 == 1
+                    && PREFIXES.iter().any(|p| lit.starts_with(p))
+                    && lit.len() > 4
+                    && lit
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c == '_' || c == '.')
+                    && !lit.ends_with(".txt")
+                    && !lit.ends_with(".json");
+                if !is_key {
+                    continue;
+                }
+                used += 1;
+                if lit.starts_with("help.") {
+                    for part in ["q", "a"] {
+                        let k = format!("{lit}.{part}");
+                        assert!(known.contains(k.as_str()), "{k} ({})", file.display());
+                    }
+                } else {
+                    assert!(known.contains(lit), "{lit} ({})", file.display());
+                }
+            }
+        }
+        assert!(used > 100, "only {used} keys found");
+    }
+
+    #[test]
+    fn languages() {
+        assert_eq!(Lang::from_tag("es-419"), Some(Lang::Es));
+        assert_eq!(Lang::from_tag("ru_RU"), Some(Lang::Ru));
+        assert_eq!(Lang::from_tag("de"), None);
+        assert_eq!(
+            negotiate(&["de-DE".into(), "ru".into(), "en".into()]),
+            Lang::Ru
+        );
+        assert_eq!(negotiate(&[]), Lang::En);
+        assert_eq!(t(Lang::Es, "prompt.copy"), "Copiar");
+        assert_eq!(
+            tf(Lang::Ru, "prompt.stats", &[("chars", "3"), ("bytes", "4")]),
+            "символов: 3, байт: 4"
+        );
+        assert_eq!(t(Lang::En, "no.such.key"), "(missing text)");
+    }
+}

@@ -1,0 +1,23 @@
+//! Promptscope's app logic, without the browser: the state and its JSON
+//! forms, share links, `curl` parsing, prompt highlighting, error
+//! positions, request edits, the message catalogue, the examples and the
+//! call into the engine.
+//!
+//! Nothing here depends on Leptos or `web-sys`, so `cargo test -p
+//! promptscope-app --lib` runs these modules natively; the UI (`src/ui/`,
+//! wasm32 only) is a thin layer over them.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod base64url;
+pub mod curl;
+pub mod embed;
+pub mod engine;
+pub mod errpos;
+pub mod examples;
+pub mod highlight;
+pub mod i18n;
+pub mod modelfile;
+pub mod reqedit;
+pub mod share;
+pub mod state;

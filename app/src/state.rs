@@ -1,0 +1,364 @@
+//! Everything the user edits, and its JSON forms.
+//!
+//! The JSON shape extends the render case of `shared/spec/cli.md`, so an
+//! exported state can be piped into `promptscope render`:
+//!
+//! ```json
+//! {"promptscope": 1, "endpoint": "chat",
+//!  "model": {"template": "...", "system": "...", "messages": [...], "renderer": "",
+//!            "parser": "", "family": "", "capabilities": [], "chat_template": "",
+//!            "bos_token": "<s>", "eos_token": "</s>"},
+//!  "env": {"OLLAMA_GO_TEMPLATE": "true"}, "date": "2025-01-31",
+//!  "request": {"model": "demo", "messages": [...]}}
+//! ```
+//!
+//! `model.messages` and `request` may also be strings holding JSON text:
+//! that is how the exact text (formatting, or JSON that does not parse yet)
+//! travels in share links and local storage. `model.template: null` means
+//! the Modelfile has no TEMPLATE. Reading is lenient: a missing key keeps
+//! its current value, so a partial state updates only what it names.
+
+use serde_json::{json, Map, Value};
+
+/// Which Ollama endpoint the request goes to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Endpoint {
+    /// `/api/chat`
+    #[default]
+    Chat,
+    /// `/api/generate`
+    Generate,
+}
+
+impl Endpoint {
+    /// `chat` or `generate`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Endpoint::Chat => "chat",
+            Endpoint::Generate => "generate",
+        }
+    }
+
+    /// The URL path, `/api/chat` or `/api/generate`.
+    pub fn path(self) -> &'static str {
+        match self {
+            Endpoint::Chat => "/api/chat",
+            Endpoint::Generate => "/api/generate",
+        }
+    }
+
+    /// Parses `chat` or `generate`.
+    pub fn parse(s: &str) -> Option<Endpoint> {
+        match s {
+            "chat" => Some(Endpoint::Chat),
+            "generate" => Some(Endpoint::Generate),
+            _ => None,
+        }
+    }
+}
+
+/// The capabilities a model configuration can add, in the order shown.
+pub const EXTRA_CAPABILITIES: [&str; 4] = ["tools", "thinking", "insert", "vision"];
+
+/// The model side: what `ollama create` would store from a Modelfile and a GGUF.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ModelState {
+    /// Whether the Modelfile has a TEMPLATE at all (without one Ollama uses
+    /// `{{ .Prompt }}` or the GGUF chat template).
+    pub has_template: bool,
+    /// Modelfile TEMPLATE (Go text/template).
+    pub template: String,
+    /// Modelfile SYSTEM.
+    pub system: String,
+    /// Modelfile MESSAGE lines, as the JSON text of an `/api/chat` message list.
+    pub messages: String,
+    /// Modelfile RENDERER.
+    pub renderer: String,
+    /// Modelfile PARSER.
+    pub parser: String,
+    /// `config.model_family`.
+    pub family: String,
+    /// Extra capabilities from the model configuration.
+    pub capabilities: Vec<String>,
+    /// The GGUF `tokenizer.chat_template` (Jinja); empty = none.
+    pub chat_template: String,
+    /// The BOS token string the chat template sees as `bos_token`.
+    pub bos_token: String,
+    /// The EOS token string the chat template sees as `eos_token`.
+    pub eos_token: String,
+    /// `OLLAMA_GO_TEMPLATE`; `None` = unset.
+    pub go_template_env: Option<String>,
+    /// The server's date (`YYYY-MM-DD`) for `currentDate`; empty = today.
+    pub date: String,
+}
+
+/// The whole editable state.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct State {
+    /// Chat or generate.
+    pub endpoint: Endpoint,
+    /// The model.
+    pub model: ModelState,
+    /// The request body, as JSON text.
+    pub request: String,
+}
+
+/// How [`State::to_json`] writes JSON-valued fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// Exactly as typed, as strings (share links, local storage).
+    Exact,
+    /// As JSON values where the text parses (export; a valid render case).
+    RenderCase,
+}
+
+/// Parses editor text as JSON; blank text is `default`.
+pub fn parse_json_text(text: &str, default: Value) -> Result<Value, serde_json::Error> {
+    if text.trim().is_empty() {
+        Ok(default)
+    } else {
+        serde_json::from_str(text)
+    }
+}
+
+/// Pretty JSON with two-space indentation, as the editors show it.
+pub fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default()
+}
+
+fn get_string(obj: &Map<String, Value>, key: &str, path: &str) -> Result<Option<String>, String> {
+    match obj.get(key) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(Value::Null) => Ok(Some(String::new())),
+        Some(_) => Err(format!("{path}{key} must be a string")),
+    }
+}
+
+/// A JSON-text field: a string is kept as typed, any other value is pretty-printed.
+fn get_json_text(obj: &Map<String, Value>, key: &str) -> Option<String> {
+    match obj.get(key)? {
+        Value::String(s) => Some(s.clone()),
+        Value::Null => Some(String::new()),
+        v => Some(pretty(v)),
+    }
+}
+
+impl State {
+    /// Applies the keys present in `v` (a state or render-case object) and
+    /// keeps the rest.
+    pub fn merge_json(&mut self, v: &Value) -> Result<(), String> {
+        let obj = v.as_object().ok_or("the state must be a JSON object")?;
+        if let Some(e) = obj.get("endpoint") {
+            let s = e.as_str().ok_or("endpoint must be a string")?;
+            self.endpoint = Endpoint::parse(s)
+                .ok_or_else(|| format!("endpoint must be \"chat\" or \"generate\", not {s:?}"))?;
+        }
+        if let Some(m) = obj.get("model") {
+            let m = m.as_object().ok_or("model must be an object")?;
+            let model = &mut self.model;
+            match m.get("template") {
+                None => {}
+                Some(Value::Null) => {
+                    model.has_template = false;
+                    model.template.clear();
+                }
+                Some(Value::String(s)) => {
+                    model.has_template = true;
+                    model.template = s.clone();
+                }
+                Some(_) => return Err("model.template must be a string or null".into()),
+            }
+            if let Some(b) = m.get("has_template") {
+                model.has_template = b.as_bool().ok_or("model.has_template must be a boolean")?;
+            }
+            for (key, slot) in [
+                ("system", &mut model.system),
+                ("renderer", &mut model.renderer),
+                ("parser", &mut model.parser),
+                ("family", &mut model.family),
+                ("chat_template", &mut model.chat_template),
+                ("bos_token", &mut model.bos_token),
+                ("eos_token", &mut model.eos_token),
+            ] {
+                if let Some(s) = get_string(m, key, "model.")? {
+                    *slot = s;
+                }
+            }
+            if let Some(text) = get_json_text(m, "messages") {
+                model.messages = text;
+            }
+            match m.get("capabilities") {
+                None => {}
+                Some(Value::Null) => model.capabilities.clear(),
+                Some(Value::Array(a)) => {
+                    model.capabilities = a
+                        .iter()
+                        .map(|c| c.as_str().map(str::to_string))
+                        .collect::<Option<Vec<_>>>()
+                        .ok_or("model.capabilities must be strings")?;
+                }
+                Some(_) => return Err("model.capabilities must be an array".into()),
+            }
+        }
+        if let Some(env) = obj.get("env") {
+            let env = env.as_object().ok_or("env must be an object")?;
+            match env.get("OLLAMA_GO_TEMPLATE") {
+                None | Some(Value::Null) => self.model.go_template_env = None,
+                Some(Value::String(s)) => self.model.go_template_env = Some(s.clone()),
+                Some(Value::Bool(b)) => self.model.go_template_env = Some(b.to_string()),
+                Some(_) => return Err("env.OLLAMA_GO_TEMPLATE must be a string".into()),
+            }
+        }
+        if let Some(d) = get_string(obj, "date", "")? {
+            self.model.date = d;
+        }
+        if let Some(text) = get_json_text(obj, "request") {
+            self.request = text;
+        }
+        Ok(())
+    }
+
+    /// A state read from JSON, starting from empty fields.
+    pub fn from_json(v: &Value) -> Result<State, String> {
+        let mut s = State {
+            model: ModelState {
+                has_template: true,
+                ..ModelState::default()
+            },
+            ..State::default()
+        };
+        s.merge_json(v)?;
+        Ok(s)
+    }
+
+    /// The state as JSON.
+    pub fn to_json(&self, form: Form) -> Value {
+        let m = &self.model;
+        let as_value = |text: &str, default: Value| match form {
+            Form::Exact => Value::String(text.to_string()),
+            Form::RenderCase => {
+                parse_json_text(text, default).unwrap_or_else(|_| Value::String(text.to_string()))
+            }
+        };
+        let mut model = Map::new();
+        model.insert(
+            "template".into(),
+            if m.has_template {
+                Value::String(m.template.clone())
+            } else {
+                Value::Null
+            },
+        );
+        model.insert("system".into(), json!(m.system));
+        model.insert("messages".into(), as_value(&m.messages, json!([])));
+        model.insert("renderer".into(), json!(m.renderer));
+        model.insert("parser".into(), json!(m.parser));
+        model.insert("family".into(), json!(m.family));
+        model.insert("capabilities".into(), json!(m.capabilities));
+        model.insert("chat_template".into(), json!(m.chat_template));
+        if !m.bos_token.is_empty() {
+            model.insert("bos_token".into(), json!(m.bos_token));
+        }
+        if !m.eos_token.is_empty() {
+            model.insert("eos_token".into(), json!(m.eos_token));
+        }
+        let mut out = Map::new();
+        out.insert("promptscope".into(), json!(1));
+        out.insert("endpoint".into(), json!(self.endpoint.as_str()));
+        out.insert("model".into(), Value::Object(model));
+        if let Some(env) = &m.go_template_env {
+            out.insert("env".into(), json!({ "OLLAMA_GO_TEMPLATE": env }));
+        }
+        if !m.date.is_empty() {
+            out.insert("date".into(), json!(m.date));
+        }
+        out.insert("request".into(), as_value(&self.request, json!({})));
+        Value::Object(out)
+    }
+
+    /// The state as compact JSON text.
+    pub fn to_json_string(&self, form: Form) -> String {
+        self.to_json(form).to_string()
+    }
+
+    /// Reads a state from JSON text.
+    pub fn from_json_str(text: &str) -> Result<State, String> {
+        let v: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        State::from_json(&v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> State {
+        State {
+            endpoint: Endpoint::Generate,
+            model: ModelState {
+                has_template: true,
+                template: "{{ .Prompt }}\n".into(),
+                system: "be brief".into(),
+                messages: "[ {\"role\": \"user\", \"content\": \"hi\"} ]".into(),
+                renderer: String::new(),
+                parser: "qwen3".into(),
+                family: "qwen3".into(),
+                capabilities: vec!["tools".into(), "vision".into()],
+                chat_template: "{{ messages }}".into(),
+                bos_token: "<s>".into(),
+                eos_token: String::new(),
+                go_template_env: Some("false".into()),
+                date: "2025-02-03".into(),
+            },
+            request: "{\n  \"model\": \"demo\",\n  \"prompt\": \"x\"\n".into(),
+        }
+    }
+
+    #[test]
+    fn exact_form_round_trips_even_invalid_json() {
+        let s = sample();
+        let text = s.to_json_string(Form::Exact);
+        assert_eq!(State::from_json_str(&text).unwrap(), s);
+    }
+
+    #[test]
+    fn render_case_form_is_a_render_case() {
+        let mut s = sample();
+        s.request = "{\"model\": \"demo\", \"prompt\": \"x\"}".into();
+        let v = s.to_json(Form::RenderCase);
+        assert_eq!(v["request"]["prompt"], "x");
+        assert_eq!(v["model"]["messages"][0]["content"], "hi");
+        assert_eq!(v["env"]["OLLAMA_GO_TEMPLATE"], "false");
+        assert!(ollama::case::RenderCase::from_json(&v).is_ok());
+        // Read back, the JSON values become pretty-printed text.
+        let back = State::from_json(&v).unwrap();
+        assert_eq!(
+            back.request,
+            "{\n  \"model\": \"demo\",\n  \"prompt\": \"x\"\n}"
+        );
+        assert_eq!(back.model.template, s.model.template);
+    }
+
+    #[test]
+    fn merge_keeps_what_is_not_named() {
+        let mut s = sample();
+        s.merge_json(&json!({"request": {"model": "m", "messages": []}}))
+            .unwrap();
+        assert_eq!(s.model.template, "{{ .Prompt }}\n");
+        assert!(s.request.contains("\"messages\": []"));
+        s.merge_json(&json!({"model": {"template": null}, "env": {}}))
+            .unwrap();
+        assert!(!s.model.has_template);
+        assert_eq!(s.model.go_template_env, None);
+    }
+
+    #[test]
+    fn bad_fields_are_named() {
+        let err = State::from_json(&json!({"endpoint": "embed"})).unwrap_err();
+        assert!(err.contains("endpoint"), "{err}");
+        let err = State::from_json(&json!({"model": {"system": 3}})).unwrap_err();
+        assert_eq!(err, "model.system must be a string");
+        assert!(State::from_json(&json!([1])).is_err());
+    }
+}

@@ -1,0 +1,85 @@
+//! The page shell: header, examples, toolbar, the four panes, footer; or
+//! the compact embedded layout.
+
+use leptos::prelude::*;
+
+use crate::ui::browser;
+use crate::ui::embed_bridge;
+use crate::ui::embed_view::EmbedView;
+use crate::ui::examples_bar::ExamplesBar;
+use crate::ui::explain_pane::ExplainPane;
+use crate::ui::model_pane::ModelPane;
+use crate::ui::prompt_pane::PromptPane;
+use crate::ui::request_pane::RequestPane;
+use crate::ui::settings::Settings;
+use crate::ui::store::{Store, Theme};
+use crate::ui::toolbar::Toolbar;
+
+/// Root component of the Promptscope web app.
+#[component]
+pub fn App() -> impl IntoView {
+    let store = Store::new();
+    provide_context(store);
+
+    // Every edit schedules a render (at most one per frame).
+    Effect::new(move |_| {
+        store.state.track();
+        store.schedule_render();
+    });
+    Effect::new(move |_| {
+        let lang = store.lang.get();
+        browser::set_root_attribute("lang", Some(lang.code()));
+        store.save_prefs();
+    });
+    Effect::new(move |_| {
+        let theme = store.theme.get();
+        let attr = match theme {
+            Theme::System => None,
+            t => Some(t.as_str()),
+        };
+        browser::set_root_attribute("data-theme", attr);
+        store.save_prefs();
+    });
+    Effect::new(move |_| {
+        store.show_ws.track();
+        store.save_prefs();
+    });
+    embed_bridge::install(store);
+
+    if store.embedded() {
+        browser::set_root_attribute("data-embed", Some("true"));
+        return view! { <EmbedView /> }.into_any();
+    }
+
+    view! {
+        <a class="skip-link" href="#prompt-pane">{move || store.t("app.skip")}</a>
+        <header class="site-header">
+            <div class="brand">
+                <h1>"Promptscope"</h1>
+                <p class="tagline">{move || store.t("app.tagline")}</p>
+            </div>
+            <Settings />
+        </header>
+        <div class="bar">
+            <ExamplesBar />
+            <Toolbar />
+        </div>
+        <p class="notice" role="status" data-testid="notice">
+            {move || store.notice.get()}
+        </p>
+        <main class="panes">
+            <div class="col">
+                <ModelPane />
+                <RequestPane />
+            </div>
+            <div class="col">
+                <PromptPane />
+                <ExplainPane />
+            </div>
+        </main>
+        <footer class="site-footer">
+            <p>{move || store.t("app.footer")}</p>
+        </footer>
+    }
+    .into_any()
+}

@@ -1,0 +1,96 @@
+//! The `postMessage` API of the embedded app (docs/embedding.md).
+//!
+//! Only with `?embed=1`, and only messages whose `event.origin` is in the
+//! `origin=` allow-list of the URL are read; everything else is ignored.
+//! Answers go to the parent window, addressed to the asking origin.
+
+use leptos::prelude::*;
+use serde_json::{json, Value};
+
+use promptscope_app::embed::message;
+
+use crate::ui::browser;
+use crate::ui::store::Store;
+
+/// Starts listening for the embedding page's messages.
+pub fn install(store: Store) {
+    if !store.embedded() {
+        return;
+    }
+    // (origin, id) of the messages waiting for the next render.
+    let waiting = StoredValue::new(Vec::<(String, Value)>::new());
+
+    let handle = window_event_listener(leptos::ev::message, move |ev| {
+        let origin = ev.origin();
+        if !store.query.with_value(|q| q.allows(&origin)) {
+            return;
+        }
+        let Some(data) = browser::message_json(&ev.data()) else {
+            return;
+        };
+        let id = data.get("id").cloned().unwrap_or(Value::Null);
+        match data.get("type").and_then(Value::as_str) {
+            Some(message::SET) => {
+                let state = data.get("state").cloned().unwrap_or(Value::Null);
+                let mut next = store.state.get_untracked();
+                if let Err(e) = next.merge_json(&state) {
+                    reply(&origin, &id, None, Some(format!("invalid state: {e}")), "");
+                    return;
+                }
+                waiting.update_value(|w| w.push((origin, id)));
+                store.state.set(next);
+                store.schedule_render();
+            }
+            Some(message::GET) => {
+                waiting.update_value(|w| w.push((origin, id)));
+                store.schedule_render();
+            }
+            _ => {}
+        }
+    });
+    // The listener lives as long as the page.
+    std::mem::forget(handle);
+
+    Effect::new(move |_| {
+        store.renders.track();
+        let pending = waiting.try_update_value(std::mem::take).unwrap_or_default();
+        if pending.is_empty() {
+            return;
+        }
+        store.outcome.with_untracked(|o| {
+            let error = o
+                .error
+                .as_ref()
+                .map(|e| e.message.clone())
+                .or_else(|| o.input_error.as_ref().map(|e| e.message.clone()));
+            for (origin, id) in &pending {
+                reply(origin, id, o.prompt.clone(), error.clone(), o.source());
+            }
+        });
+    });
+
+    if let Some(parent) = browser::parent() {
+        let ready = json!({ "type": message::READY });
+        store.query.with_value(|q| {
+            for origin in &q.allowed_origins {
+                browser::post_json(&parent, &ready, origin);
+            }
+        });
+    }
+}
+
+fn reply(origin: &str, id: &Value, prompt: Option<String>, error: Option<String>, source: &str) {
+    let Some(parent) = browser::parent() else {
+        return;
+    };
+    let mut msg = json!({
+        "type": message::RENDERED,
+        "prompt": prompt,
+        "error": error,
+        "source": source,
+    });
+    if !id.is_null() {
+        msg["id"] = id.clone();
+    }
+    browser::post_json(&parent, &msg, origin);
+}

@@ -1,0 +1,309 @@
+//! The explain pane: the path Ollama takes and the rule that chose it, the
+//! execution branch, the template's names, capabilities and their origins,
+//! think, Ollama's rejection, what happened to each message, and how to
+//! check the result against a real Ollama.
+
+use leptos::prelude::*;
+
+use ollama::model::Capability;
+use ollama::server::MessageNote;
+use promptscope_app::curl;
+use promptscope_app::modelfile::modelfile;
+
+use crate::ui::browser;
+use crate::ui::help::Help;
+use crate::ui::store::Store;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Facts {
+    source: String,
+    rule: String,
+    branch: String,
+    model_name: String,
+    vars: Vec<String>,
+    response_appended: bool,
+    requested: Vec<String>,
+    think: Option<String>,
+    think_rule: String,
+    leading_bos: Option<String>,
+    tool_renames: Vec<(String, String)>,
+    truncation: Option<String>,
+}
+
+fn branch_key(branch: &str) -> Option<&'static str> {
+    Some(match branch {
+        "messages" => "branch.messages",
+        "legacy" => "branch.legacy",
+        "insert" => "branch.insert",
+        "renderer" => "branch.renderer",
+        "raw" => "branch.raw",
+        "load" => "branch.load",
+        "native" => "branch.native",
+        _ => return None,
+    })
+}
+
+fn code_list(items: Vec<String>) -> impl IntoView {
+    items
+        .into_iter()
+        .map(|s| view! { <code class="chip">{s}</code> " " })
+        .collect_view()
+}
+
+/// A block of text with a copy button.
+#[component]
+fn CopyBlock(label: &'static str, test_id: &'static str, text: Signal<String>) -> impl IntoView {
+    let store = expect_context::<Store>();
+    view! {
+        <div class="copy-block">
+            <div class="pane-head">
+                <h4>{move || store.t(label)}</h4>
+                <button
+                    type="button"
+                    class="small"
+                    on:click=move |_| {
+                        browser::copy(&text.get_untracked(), move |ok| {
+                            store.say(store.t(if ok { "notice.copied" } else { "notice.copy_failed" }))
+                        });
+                    }
+                >
+                    {move || store.t("prompt.copy")}
+                </button>
+            </div>
+            <pre class="snippet" data-testid=test_id tabindex="0">{move || text.get()}</pre>
+        </div>
+    }
+}
+
+/// How the prompt came about.
+#[component]
+pub fn ExplainPane() -> impl IntoView {
+    let store = expect_context::<Store>();
+    let facts = Memo::new(move |_| {
+        store.outcome.with(|o| {
+            o.explain
+                .as_ref()
+                .map(|e| Facts {
+                    source: e.source.clone(),
+                    rule: e.source_rule.clone(),
+                    branch: e.branch.clone(),
+                    model_name: e.model_name.clone(),
+                    vars: e.vars.clone(),
+                    response_appended: e.response_appended,
+                    requested: e.requested.clone(),
+                    think: e.think.clone(),
+                    think_rule: e.think_rule.clone(),
+                    leading_bos: e.leading_bos.clone(),
+                    tool_renames: e.tool_renames.clone(),
+                    truncation: e.truncation.as_ref().map(|t| {
+                        format!("num_ctx {}, first kept message {}", t.num_ctx, t.first_kept)
+                    }),
+                })
+                .unwrap_or_default()
+        })
+    });
+    let caps = Memo::new(move |_| {
+        store.outcome.with(|o| {
+            o.explain
+                .as_ref()
+                .map(|e| e.capabilities.clone())
+                .unwrap_or_default()
+        })
+    });
+    let notes = Memo::new(move |_| {
+        store.outcome.with(|o| {
+            o.explain
+                .as_ref()
+                .map(|e| e.messages.clone())
+                .unwrap_or_default()
+        })
+    });
+    let rejection = Memo::new(move |_| {
+        store
+            .outcome
+            .with(|o| o.error.as_ref().map(|e| (e.status, e.message.clone())))
+    });
+    let endpoint = store.slice(|s| s.endpoint);
+    let curl_text = Signal::derive(move || {
+        store.body.with(|b| match b {
+            Ok(body) => curl::debug_curl(endpoint.get(), body).unwrap_or_default(),
+            Err(_) => store.t("request.fix_body_first").to_string(),
+        })
+    });
+    let model = store.slice(|s| s.model.clone());
+    let model_name = Memo::new(move |_| {
+        store.body.with(|b| {
+            b.as_ref()
+                .ok()
+                .and_then(|b| b.get("model"))
+                .and_then(|m| m.as_str())
+                .unwrap_or("")
+                .to_string()
+        })
+    });
+    let modelfile_text = Signal::derive(move || model.with(|m| modelfile(m, "./model.gguf")));
+    let create_cmd = move || {
+        let name = model_name.get();
+        let name = if name.is_empty() {
+            "<name>".to_string()
+        } else {
+            name
+        };
+        format!("ollama create {name} -f Modelfile")
+    };
+
+    let dash = || "—".to_string();
+    view! {
+        <section class="pane" id="explain-pane" aria-labelledby="explain-heading">
+            <h2 id="explain-heading">{move || store.t("explain.title")}</h2>
+            <dl class="facts">
+                <dt>{move || store.t("explain.path")}</dt>
+                <dd>
+                    <code class="path" data-testid="selected-path">
+                        {move || facts.with(|f| if f.source.is_empty() { dash() } else { f.source.clone() })}
+                    </code>
+                    <p class="rule" data-testid="selected-rule">
+                        {move || facts.with(|f| if f.rule.is_empty() { store.t("explain.no_path").to_string() } else { f.rule.clone() })}
+                    </p>
+                </dd>
+                <dt>{move || store.t("explain.model")}</dt>
+                <dd>
+                    <code>{move || facts.with(|f| if f.model_name.is_empty() { dash() } else { f.model_name.clone() })}</code>
+                </dd>
+                <dt>{move || store.t("explain.branch")}</dt>
+                <dd data-testid="explain-branch">
+                    {move || {
+                        facts
+                            .with(|f| {
+                                if f.branch.is_empty() {
+                                    dash().into_any()
+                                } else {
+                                    let text = branch_key(&f.branch).map(|k| store.t(k)).unwrap_or("");
+                                    view! { <code>{f.branch.clone()}</code> " " <span>{text}</span> }.into_any()
+                                }
+                            })
+                    }}
+                    {move || {
+                        facts.with(|f| f.response_appended).then(|| view! { <p class="rule">{store.t("explain.response_appended")}</p> })
+                    }}
+                </dd>
+                <dt>{move || store.t("explain.vars")}</dt>
+                <dd data-testid="explain-vars">
+                    {move || {
+                        let vars = facts.with(|f| f.vars.clone());
+                        if vars.is_empty() { dash().into_any() } else { code_list(vars).into_any() }
+                    }}
+                </dd>
+                <dt>{move || store.t("explain.capabilities")}</dt>
+                <dd>
+                    <ul class="caps-list" data-testid="explain-capabilities">
+                        {move || {
+                            caps.get()
+                                .into_iter()
+                                .map(|c: Capability| {
+                                    view! {
+                                        <li>
+                                            <code>{c.name}</code>
+                                            " — "
+                                            <span>{c.origin}</span>
+                                        </li>
+                                    }
+                                })
+                                .collect_view()
+                        }}
+                    </ul>
+                    {move || {
+                        let req = facts.with(|f| f.requested.clone());
+                        (!req.is_empty())
+                            .then(|| view! { <p class="rule">{store.t("explain.requested")} " " {code_list(req)}</p> })
+                    }}
+                </dd>
+                <dt>"think"</dt>
+                <dd data-testid="explain-think">
+                    <code>{move || facts.with(|f| f.think.clone().unwrap_or_else(|| store.t("form.think_unset").to_string()))}</code>
+                    " "
+                    <span class="rule">{move || facts.with(|f| f.think_rule.clone())}</span>
+                </dd>
+                {move || {
+                    facts
+                        .with(|f| f.leading_bos.clone())
+                        .map(|bos| view! { <dt>{store.t("explain.bos")}</dt> <dd><code>{bos}</code></dd> })
+                }}
+                {move || {
+                    let renames = facts.with(|f| f.tool_renames.clone());
+                    (!renames.is_empty())
+                        .then(|| {
+                            view! {
+                                <dt>{store.t("explain.renames")}</dt>
+                                <dd>
+                                    {renames
+                                        .into_iter()
+                                        .map(|(a, b)| view! { <code>{a}</code> " → " <code>{b}</code> " " })
+                                        .collect_view()}
+                                </dd>
+                            }
+                        })
+                }}
+                {move || {
+                    facts
+                        .with(|f| f.truncation.clone())
+                        .map(|t| view! { <dt>{store.t("explain.truncation")}</dt> <dd>{t}</dd> })
+                }}
+            </dl>
+            {move || {
+                rejection
+                    .get()
+                    .map(|(status, message)| {
+                        view! {
+                            <div class="rejection" data-testid="explain-rejection">
+                                <h3>{store.tf("explain.rejection", &[("status", &status.to_string())])}</h3>
+                                <pre>{message}</pre>
+                            </div>
+                        }
+                    })
+            }}
+            <h3>{move || store.t("explain.messages")}</h3>
+            {move || {
+                let notes = notes.get();
+                if notes.is_empty() {
+                    return view! { <p class="note">{store.t("explain.no_messages")}</p> }.into_any();
+                }
+                view! {
+                    <table class="notes" data-testid="explain-messages">
+                        <thead>
+                            <tr>
+                                <th scope="col">"#"</th>
+                                <th scope="col">{store.t("explain.role")}</th>
+                                <th scope="col">{store.t("explain.origin")}</th>
+                                <th scope="col">{store.t("explain.what")}</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {notes
+                                .into_iter()
+                                .map(|n: MessageNote| {
+                                    let what = if n.notes.is_empty() { "—".to_string() } else { n.notes.join("; ") };
+                                    view! {
+                                        <tr class:changed=!n.notes.is_empty()>
+                                            <td>{n.index}</td>
+                                            <td><code>{n.role}</code></td>
+                                            <td>{n.origin}</td>
+                                            <td>{what}</td>
+                                        </tr>
+                                    }
+                                })
+                                .collect_view()}
+                        </tbody>
+                    </table>
+                }
+                    .into_any()
+            }}
+            <h3>{move || store.t("explain.check")}</h3>
+            <p class="hint">{move || store.t("explain.check_hint")}</p>
+            <CopyBlock label="explain.modelfile" test_id="modelfile" text=modelfile_text />
+            <p class="hint"><code>{create_cmd}</code></p>
+            <CopyBlock label="explain.curl" test_id="debug-curl" text=curl_text />
+            <Help key="help.heap" />
+        </section>
+    }
+}

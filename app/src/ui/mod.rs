@@ -1,0 +1,18 @@
+//! The Leptos UI: one component per file over the library's logic.
+
+pub mod app;
+pub mod browser;
+pub mod code_editor;
+pub mod embed_bridge;
+pub mod embed_view;
+pub mod examples_bar;
+pub mod explain_pane;
+pub mod help;
+pub mod json_field;
+pub mod model_pane;
+pub mod prompt_pane;
+pub mod request_form;
+pub mod request_pane;
+pub mod settings;
+pub mod store;
+pub mod toolbar;

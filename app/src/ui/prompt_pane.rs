@@ -1,0 +1,197 @@
+//! The prompt pane: the exact prompt (special tokens tinted, whitespace
+//! visible on demand), its counts, copy and download, and Ollama's error
+//! or "no prompt" answer.
+
+use leptos::html;
+use leptos::prelude::*;
+
+use promptscope_app::engine::Field;
+use promptscope_app::highlight;
+
+use crate::ui::browser;
+use crate::ui::store::Store;
+
+/// The most of the prompt put on the page, in bytes (the copy and download
+/// buttons always give all of it).
+const DISPLAY_LIMIT: usize = 256 * 1024;
+
+fn displayed(text: &str) -> &str {
+    if text.len() <= DISPLAY_LIMIT {
+        return text;
+    }
+    let mut end = DISPLAY_LIMIT;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// The rendered prompt and its counts.
+#[component]
+pub fn PromptPane(
+    /// The compact variant for embedding (fewer controls).
+    #[prop(default = false)]
+    compact: bool,
+) -> impl IntoView {
+    let store = expect_context::<Store>();
+    let out_ref = NodeRef::<html::Pre>::new();
+    let prompt = Memo::new(move |_| store.outcome.with(|o| o.prompt.clone()));
+    let specials = RwSignal::new(0usize);
+
+    // One innerHTML write per render: cheaper than a node per token.
+    Effect::new(move |_| {
+        let show = store.show_ws.get();
+        let Some(el) = out_ref.get() else { return };
+        prompt.with(|p| {
+            let (html, n) = highlight::prompt_html(displayed(p.as_deref().unwrap_or("")), show);
+            el.set_inner_html(&html);
+            specials.set(n);
+        });
+        // From the edit, and from the start of the frame that rendered it.
+        browser::measure("promptscope:update", "promptscope:input");
+        browser::measure("promptscope:frame", "promptscope:frame-start");
+    });
+
+    let stats = move || {
+        prompt.with(|p| {
+            let p = p.as_deref().unwrap_or("");
+            store.tf(
+                "prompt.stats",
+                &[
+                    ("chars", &p.chars().count().to_string()),
+                    ("bytes", &p.len().to_string()),
+                ],
+            )
+        })
+    };
+    let truncated = move || {
+        prompt.with(|p| {
+            let len = p.as_ref().map_or(0, String::len);
+            (len > DISPLAY_LIMIT).then(|| {
+                store.tf(
+                    "prompt.truncated",
+                    &[("kib", &(DISPLAY_LIMIT / 1024).to_string())],
+                )
+            })
+        })
+    };
+    let error = Memo::new(move |_| {
+        store
+            .outcome
+            .with(|o| o.error.as_ref().map(|e| (e.status, e.message.clone())))
+    });
+    let input_error = Memo::new(move |_| {
+        store.outcome.with(|o| {
+            o.input_error.as_ref().map(|e| {
+                let field = match e.field {
+                    Field::Request => "field.request",
+                    Field::ModelMessages => "field.model_messages",
+                    Field::Date => "field.date",
+                };
+                (field, e.message.clone())
+            })
+        })
+    });
+    let no_prompt =
+        Memo::new(move |_| store.outcome.with(|o| o.no_prompt() && o.explain.is_some()));
+    let images = Memo::new(move |_| store.outcome.with(|o| o.image_count));
+
+    let copy = move |_| {
+        let text = prompt.get_untracked().unwrap_or_default();
+        browser::copy(&text, move |ok| {
+            store.say(store.t(if ok {
+                "notice.copied"
+            } else {
+                "notice.copy_failed"
+            }))
+        });
+    };
+    let download = move |_| {
+        let text = prompt.get_untracked().unwrap_or_default();
+        browser::download("prompt.txt", &text, "text/plain;charset=utf-8");
+    };
+
+    view! {
+        <section class="pane prompt-pane" id="prompt-pane" aria-labelledby="prompt-heading">
+            <div class="pane-head">
+                <h2 id="prompt-heading">{move || store.t("prompt.title")}</h2>
+                <div class="tools">
+                    <label class="check">
+                        <input
+                            type="checkbox"
+                            data-testid="whitespace-toggle"
+                            prop:checked=move || store.show_ws.get()
+                            on:change=move |ev| store.show_ws.set(event_target_checked(&ev))
+                        />
+                        {move || store.t("prompt.whitespace")}
+                    </label>
+                    <button type="button" data-testid="copy-prompt" on:click=copy>
+                        {move || store.t("prompt.copy")}
+                    </button>
+                    {(!compact)
+                        .then(|| {
+                            view! {
+                                <button type="button" data-testid="download-prompt" on:click=download>
+                                    {move || store.t("prompt.download")}
+                                </button>
+                            }
+                        })}
+                </div>
+            </div>
+            <p class="stats">
+                <span data-testid="prompt-stats">{stats}</span>
+                " · "
+                <span data-testid="token-count">{move || store.t("prompt.tokens_placeholder")}</span>
+                {move || {
+                    let n = specials.get();
+                    (n > 0).then(|| view! { " · " <span class="tok-legend">{store.tf("prompt.specials", &[("n", &n.to_string())])}</span> })
+                }}
+                {move || {
+                    let n = images.get();
+                    (n > 0).then(|| view! { " · " <span>{store.tf("prompt.images", &[("n", &n.to_string())])}</span> })
+                }}
+            </p>
+            <div class="live" aria-live="polite">
+                {move || {
+                    input_error
+                        .get()
+                        .map(|(field, message)| {
+                            view! {
+                                <div class="input-error" data-testid="input-error">
+                                    <strong>{store.t(field)}</strong>
+                                    " "
+                                    <span>{message}</span>
+                                </div>
+                            }
+                        })
+                }}
+                {move || {
+                    error
+                        .get()
+                        .map(|(status, message)| {
+                            view! {
+                                <div class="error">
+                                    <h3>{store.tf("prompt.error_heading", &[("status", &status.to_string())])}</h3>
+                                    <pre data-testid="error-output">{message}</pre>
+                                </div>
+                            }
+                        })
+                }}
+                {move || {
+                    no_prompt
+                        .get()
+                        .then(|| view! { <p class="note" data-testid="no-prompt">{store.t("prompt.no_prompt")}</p> })
+                }}
+            </div>
+            {move || truncated().map(|note| view! { <p class="note">{note}</p> })}
+            <pre
+                class="prompt"
+                class:visible-ws=move || store.show_ws.get()
+                tabindex="0"
+                aria-label=move || store.t("prompt.title")
+                data-testid="prompt-output"
+                node_ref=out_ref
+            ></pre>
+        </section>
+    }
+}

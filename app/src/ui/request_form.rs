@@ -1,0 +1,345 @@
+//! The friendly form over the request body: model, think, `num_ctx`; for
+//! chat the messages (role, content, tool calls, images); for generate the
+//! prompt, system, suffix, template, raw and images.
+
+use leptos::prelude::*;
+use serde_json::Value;
+
+use promptscope_app::engine::TemplateTarget;
+use promptscope_app::reqedit::{self, MessageRow, ROLES, THINK_CHOICES};
+use promptscope_app::state::Endpoint;
+
+use crate::ui::code_editor::CodeEditor;
+use crate::ui::store::Store;
+
+fn think_label(store: Store, choice: &str) -> String {
+    match choice {
+        "" => store.t("form.think_unset").to_string(),
+        c => c.to_string(),
+    }
+}
+
+/// One message of a chat request.
+#[component]
+fn MessageEditor(index: usize, rows: Memo<Vec<MessageRow>>) -> impl IntoView {
+    let store = expect_context::<Store>();
+    let row = move || rows.with(|r| r.get(index).cloned());
+    let role = move || row().map(|r| r.role).unwrap_or_default();
+    let content = move || row().map(|r| r.content).unwrap_or_default();
+    let extras = move || {
+        row().map(|r| {
+            let mut parts = Vec::new();
+            if r.tool_calls > 0 {
+                parts.push(store.tf("form.n_tool_calls", &[("n", &r.tool_calls.to_string())]));
+            }
+            if r.images > 0 {
+                parts.push(store.tf("form.n_images", &[("n", &r.images.to_string())]));
+            }
+            parts.join(", ")
+        })
+    };
+    let n = index + 1;
+    let role_id = format!("msg-{index}-role");
+    let content_id = format!("msg-{index}-content");
+    view! {
+        <li class="message-row" data-testid="message-row">
+            <div class="message-head">
+                <label for=role_id.clone() class="sr-only">
+                    {move || store.tf("form.role_of", &[("n", &n.to_string())])}
+                </label>
+                <select
+                    id=role_id
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        store.edit_body(|b| reqedit::set_role(b, index, &v));
+                    }
+                >
+                    {ROLES
+                        .iter()
+                        .map(|r| view! { <option value=*r selected=move || role() == *r>{*r}</option> })
+                        .collect_view()}
+                    {move || {
+                        let r = role();
+                        (!ROLES.contains(&r.as_str()))
+                            .then(|| view! { <option value=r.clone() selected=true>{r.clone()}</option> })
+                    }}
+                </select>
+                <span class="extras">{extras}</span>
+                <span class="spacer"></span>
+                <button
+                    type="button"
+                    class="small"
+                    on:click=move |_| store.edit_body(|b| reqedit::add_tool_call(b, index))
+                >
+                    {move || store.t("form.add_tool_call")}
+                </button>
+                <button
+                    type="button"
+                    class="small"
+                    on:click=move |_| store.edit_body(|b| reqedit::attach_image(b, Some(index)))
+                >
+                    {move || store.t("form.attach_image")}
+                </button>
+                <button
+                    type="button"
+                    class="small danger"
+                    aria-label=move || store.tf("form.remove_n", &[("n", &n.to_string())])
+                    on:click=move |_| store.edit_body(|b| reqedit::remove_message(b, index))
+                >
+                    "×"
+                </button>
+            </div>
+            <label for=content_id.clone() class="sr-only">
+                {move || store.tf("form.content_of", &[("n", &n.to_string())])}
+            </label>
+            <textarea
+                id=content_id
+                rows="2"
+                spellcheck="false"
+                prop:value=content
+                on:input=move |ev| {
+                    let v = event_target_value(&ev);
+                    store.edit_body(|b| reqedit::set_content(b, index, &v));
+                }
+            ></textarea>
+        </li>
+    }
+}
+
+/// A labelled single-line or multi-line text field over a string key of the body.
+#[component]
+fn BodyText(
+    key: &'static str,
+    label: &'static str,
+    #[prop(default = 1)] rows: u32,
+) -> impl IntoView {
+    let store = expect_context::<Store>();
+    let body = store.body;
+    let value = move || {
+        body.with(|b| {
+            b.as_ref()
+                .map(|b| reqedit::str_field(b, key))
+                .unwrap_or_default()
+        })
+    };
+    let id = format!("form-{key}");
+    let on_input = move |ev| {
+        let v = event_target_value(&ev);
+        store.edit_body(|b| reqedit::set_str_field(b, key, &v));
+    };
+    view! {
+        <div class="field">
+            <label for=id.clone()>{move || store.t(label)}</label>
+            {if rows > 1 {
+                view! { <textarea id=id rows=rows spellcheck="false" prop:value=value on:input=on_input></textarea> }
+                    .into_any()
+            } else {
+                view! { <input id=id type="text" spellcheck="false" prop:value=value on:input=on_input /> }.into_any()
+            }}
+        </div>
+    }
+}
+
+/// The form.
+#[component]
+pub fn RequestForm() -> impl IntoView {
+    let store = expect_context::<Store>();
+    let endpoint = store.slice(|s| s.endpoint);
+    let body = store.body;
+    let body_ok = Memo::new(move |_| body.with(Result::is_ok));
+    let with_body =
+        move |f: fn(&Value) -> String| body.with(|b| b.as_ref().map(f).unwrap_or_default());
+    let model = move || with_body(|b| reqedit::str_field(b, "model"));
+    let think = Memo::new(move |_| with_body(reqedit::think));
+    let num_ctx = move || with_body(reqedit::num_ctx);
+    let rows = Memo::new(move |_| {
+        body.with(|b| {
+            b.as_ref()
+                .ok()
+                .and_then(reqedit::messages)
+                .unwrap_or_default()
+        })
+    });
+    let messages_ok = Memo::new(move |_| {
+        body.with(|b| {
+            b.as_ref()
+                .map(|b| reqedit::messages(b).is_some())
+                .unwrap_or(false)
+        })
+    });
+    let count = Memo::new(move |_| rows.with(Vec::len));
+    let new_role = RwSignal::new("user".to_string());
+    let images = move || body.with(|b| b.as_ref().map(reqedit::image_count).unwrap_or(0));
+
+    let template_value = Signal::derive(move || with_body(|b| reqedit::str_field(b, "template")));
+    let template_error = Signal::derive(move || {
+        store.outcome.with(|o| {
+            o.error.as_ref().and_then(|e| match e.position {
+                Some((TemplateTarget::Request, _)) => Some(e.message.clone()),
+                _ => None,
+            })
+        })
+    });
+    let template_pos = Signal::derive(move || {
+        store.outcome.with(|o| {
+            o.error.as_ref().and_then(|e| match e.position {
+                Some((TemplateTarget::Request, p)) => Some(p),
+                _ => None,
+            })
+        })
+    });
+
+    view! {
+        <div class="form" role="group" aria-labelledby="form-heading">
+            <h3 id="form-heading">{move || store.t("form.title")}</h3>
+            {move || (!body_ok.get()).then(|| view! { <p class="note">{store.t("request.fix_body_first")}</p> })}
+            <fieldset class="plain" prop:disabled=move || !body_ok.get()>
+                <div class="row">
+                    <div class="field">
+                        <label for="form-model">{move || store.t("form.model")}</label>
+                        <input
+                            id="form-model"
+                            type="text"
+                            spellcheck="false"
+                            prop:value=model
+                            on:input=move |ev| {
+                                let v = event_target_value(&ev);
+                                store.edit_body(|b| reqedit::set_str_field(b, "model", &v));
+                            }
+                        />
+                    </div>
+                    <div class="field">
+                        <label for="form-think">{move || store.t("form.think")}</label>
+                        <select
+                            id="form-think"
+                            data-testid="think-select"
+                            on:change=move |ev| {
+                                let v = event_target_value(&ev);
+                                store.edit_body(|b| reqedit::set_think(b, &v));
+                            }
+                        >
+                            {THINK_CHOICES
+                                .iter()
+                                .map(|c| {
+                                    view! {
+                                        <option value=*c selected=move || think.get() == *c>
+                                            {move || think_label(store, c)}
+                                        </option>
+                                    }
+                                })
+                                .collect_view()}
+                            {move || {
+                                let t = think.get();
+                                (!THINK_CHOICES.contains(&t.as_str()))
+                                    .then(|| view! { <option value=t.clone() selected=true>{t.clone()}</option> })
+                            }}
+                        </select>
+                    </div>
+                    <div class="field narrow">
+                        <label for="form-num-ctx">
+                            <code>"num_ctx"</code>
+                        </label>
+                        <input
+                            id="form-num-ctx"
+                            type="number"
+                            min="1"
+                            step="1"
+                            inputmode="numeric"
+                            placeholder="4096"
+                            prop:value=num_ctx
+                            on:input=move |ev| {
+                                let v = event_target_value(&ev);
+                                let n = v.trim().parse::<u64>().ok().filter(|n| *n > 0);
+                                if v.trim().is_empty() || n.is_some() {
+                                    store.edit_body(|b| reqedit::set_num_ctx(b, n));
+                                }
+                            }
+                        />
+                    </div>
+                </div>
+                {move || match endpoint.get() {
+                    Endpoint::Chat => {
+                        view! {
+                            <div class="messages-form">
+                                <h4>{move || store.t("form.messages")}</h4>
+                                {move || (!messages_ok.get() && body_ok.get()).then(|| view! { <p class="note">{store.t("form.messages_not_list")}</p> })}
+                                <ol class="message-list">
+                                    <For each=move || 0..count.get() key=|i| *i let:index>
+                                        <MessageEditor index=index rows=rows />
+                                    </For>
+                                </ol>
+                                <div class="row add-message">
+                                    <label for="new-role" class="sr-only">{move || store.t("form.new_role")}</label>
+                                    <select id="new-role" on:change=move |ev| new_role.set(event_target_value(&ev))>
+                                        {ROLES
+                                            .iter()
+                                            .map(|r| view! { <option value=*r selected=*r == "user">{*r}</option> })
+                                            .collect_view()}
+                                    </select>
+                                    <button
+                                        type="button"
+                                        data-testid="add-message"
+                                        on:click=move |_| {
+                                            let role = new_role.get_untracked();
+                                            store.edit_body(|b| reqedit::add_message(b, &role));
+                                        }
+                                    >
+                                        {move || store.t("form.add_message")}
+                                    </button>
+                                </div>
+                            </div>
+                        }
+                            .into_any()
+                    }
+                    Endpoint::Generate => {
+                        view! {
+                            <div class="generate-form">
+                                <BodyText key="prompt" label="form.prompt" rows=3 />
+                                <BodyText key="suffix" label="form.suffix" rows=2 />
+                                <BodyText key="system" label="form.system" rows=2 />
+                                <CodeEditor
+                                    id="request-template"
+                                    label="form.template"
+                                    hint="form.template_hint"
+                                    value=template_value
+                                    on_input=Callback::new(move |v: String| {
+                                        store.edit_body(|b| reqedit::set_str_field(b, "template", &v))
+                                    })
+                                    error=template_error
+                                    error_pos=template_pos
+                                    rows=4
+                                />
+                                <div class="row">
+                                    <label class="check">
+                                        <input
+                                            type="checkbox"
+                                            prop:checked=move || with_body(|b| reqedit::bool_field(b, "raw").to_string()) == "true"
+                                            on:change=move |ev| {
+                                                let on = event_target_checked(&ev);
+                                                store.edit_body(|b| reqedit::set_bool_field(b, "raw", on));
+                                            }
+                                        />
+                                        <code>"raw"</code>
+                                        " "
+                                        {move || store.t("form.raw")}
+                                    </label>
+                                    <span class="spacer"></span>
+                                    <span class="extras">
+                                        {move || store.tf("form.n_images", &[("n", &images().to_string())])}
+                                    </span>
+                                    <button type="button" class="small" on:click=move |_| store.edit_body(|b| reqedit::attach_image(b, None))>
+                                        {move || store.t("form.attach_image")}
+                                    </button>
+                                    <button type="button" class="small" on:click=move |_| store.edit_body(reqedit::clear_images)>
+                                        {move || store.t("form.clear_images")}
+                                    </button>
+                                </div>
+                            </div>
+                        }
+                            .into_any()
+                    }
+                }}
+            </fieldset>
+        </div>
+    }
+}

@@ -1,0 +1,268 @@
+//! The app's reactive state, shared through context: the edited [`State`],
+//! the latest render, preferences, and the render scheduler.
+
+use std::time::Duration;
+
+use leptos::prelude::*;
+use serde_json::Value;
+
+use promptscope_app::embed::{self, Query};
+use promptscope_app::engine::{self, InputError, Outcome};
+use promptscope_app::i18n::{self, Lang};
+use promptscope_app::state::{pretty, Form, State};
+use promptscope_app::{examples, share};
+
+use crate::ui::browser;
+
+/// Where the state is remembered between visits.
+const STATE_KEY: &str = "promptscope.state.v1";
+/// Where the preferences (language, theme, whitespace) are remembered.
+const PREFS_KEY: &str = "promptscope.prefs.v1";
+
+/// The colour theme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Theme {
+    /// Follow `prefers-color-scheme`.
+    System,
+    /// Always light.
+    Light,
+    /// Always dark.
+    Dark,
+}
+
+impl Theme {
+    /// `system`, `light` or `dark`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Theme::System => "system",
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+
+    /// Parses [`Theme::as_str`].
+    pub fn parse(s: &str) -> Option<Theme> {
+        match s {
+            "system" => Some(Theme::System),
+            "light" => Some(Theme::Light),
+            "dark" => Some(Theme::Dark),
+            _ => None,
+        }
+    }
+}
+
+/// Everything the components share.
+#[derive(Clone, Copy)]
+pub struct Store {
+    /// What the user edits.
+    pub state: RwSignal<State>,
+    /// The latest render.
+    pub outcome: RwSignal<Outcome>,
+    /// Counts renders, so that listeners can react to each one.
+    pub renders: RwSignal<u64>,
+    /// The request body, parsed.
+    pub body: Memo<Result<Value, InputError>>,
+    /// Interface language.
+    pub lang: RwSignal<Lang>,
+    /// Colour theme.
+    pub theme: RwSignal<Theme>,
+    /// Whether the prompt shows whitespace.
+    pub show_ws: RwSignal<bool>,
+    /// A short message for the status line (copied, imported, errors).
+    pub notice: RwSignal<Option<String>>,
+    /// The page's query settings (`embed`, allowed origins).
+    pub query: StoredValue<Query>,
+    pending: StoredValue<bool>,
+}
+
+impl Store {
+    /// Reads the URL, local storage and the browser's preferences.
+    pub fn new() -> Store {
+        let query = embed::parse_query(&browser::query());
+        let prefs: Value = browser::load(PREFS_KEY)
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or(Value::Null);
+        let lang = query
+            .lang
+            .as_deref()
+            .and_then(Lang::from_tag)
+            .or_else(|| {
+                prefs
+                    .get("lang")
+                    .and_then(Value::as_str)
+                    .and_then(Lang::from_tag)
+            })
+            .unwrap_or_else(|| i18n::negotiate(&browser::languages()));
+        let theme = query
+            .theme
+            .as_deref()
+            .and_then(Theme::parse)
+            .or_else(|| {
+                prefs
+                    .get("theme")
+                    .and_then(Value::as_str)
+                    .and_then(Theme::parse)
+            })
+            .unwrap_or(Theme::System);
+        let show_ws = prefs
+            .get("whitespace")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        let mut notice = None;
+        let state = initial_state(&query, lang, &mut notice);
+
+        let state = RwSignal::new(state);
+        let request_text = Memo::new(move |_| state.with(|s| s.request.clone()));
+        let body = Memo::new(move |_| request_text.with(|t| engine::parse_request(t)));
+        Store {
+            state,
+            outcome: RwSignal::new(Outcome::default()),
+            renders: RwSignal::new(0),
+            body,
+            lang: RwSignal::new(lang),
+            theme: RwSignal::new(theme),
+            show_ws: RwSignal::new(show_ws),
+            notice: RwSignal::new(notice),
+            query: StoredValue::new(query),
+            pending: StoredValue::new(false),
+        }
+    }
+
+    /// Whether the page runs in the compact embedded layout.
+    pub fn embedded(&self) -> bool {
+        self.query.with_value(|q| q.embed)
+    }
+
+    /// A translated string (reactive: re-read when the language changes).
+    pub fn t(&self, key: &str) -> &'static str {
+        i18n::t(self.lang.get(), key)
+    }
+
+    /// A translated string with `{name}` placeholders filled.
+    pub fn tf(&self, key: &str, args: &[(&str, &str)]) -> String {
+        i18n::tf(self.lang.get(), key, args)
+    }
+
+    /// A memo over part of the state.
+    pub fn slice<T>(&self, f: impl Fn(&State) -> T + Send + Sync + 'static) -> Memo<T>
+    where
+        T: PartialEq + Clone + Send + Sync + 'static,
+    {
+        let state = self.state;
+        Memo::new(move |_| state.with(&f))
+    }
+
+    /// Changes the state.
+    pub fn update(&self, f: impl FnOnce(&mut State)) {
+        self.state.update(f);
+    }
+
+    /// Edits the parsed request body and writes it back, pretty-printed.
+    /// Does nothing while the body is not valid JSON.
+    pub fn edit_body(&self, f: impl FnOnce(&mut Value)) {
+        let Ok(mut body) = self.body.get_untracked() else {
+            return;
+        };
+        f(&mut body);
+        let text = pretty(&body);
+        self.state.update(|s| s.request = text);
+    }
+
+    /// Loads an example (model and request).
+    pub fn load_example(&self, id: &str) {
+        if let Some(ex) = examples::by_id(id) {
+            self.state.set(ex.state());
+        }
+    }
+
+    /// Shows a short status message.
+    pub fn say(&self, text: impl Into<String>) {
+        self.notice.set(Some(text.into()));
+    }
+
+    /// Renders on the next animation frame (at most once per frame, however
+    /// many edits arrive). A timer backs the frame up: frames do not run in
+    /// hidden tabs or frames, and an embedding page still gets its answer.
+    pub fn schedule_render(&self) {
+        if self.pending.get_value() {
+            return;
+        }
+        self.pending.set_value(true);
+        browser::mark("promptscope:input");
+        let store = *self;
+        let run = move || store.render_now();
+        request_animation_frame(run);
+        set_timeout(run, Duration::from_millis(100));
+    }
+
+    fn render_now(&self) {
+        if !self.pending.get_value() {
+            return;
+        }
+        self.pending.set_value(false);
+        browser::mark("promptscope:frame-start");
+        browser::mark("promptscope:render-start");
+        let today = browser::today();
+        let out = self.state.with_untracked(|s| engine::run(s, &today));
+        browser::measure("promptscope:render", "promptscope:render-start");
+        self.outcome.set(out);
+        self.renders.update(|n| *n += 1);
+        if !self.embedded() {
+            self.state
+                .with_untracked(|s| browser::save(STATE_KEY, &s.to_json_string(Form::Exact)));
+        }
+    }
+
+    /// Remembers the preferences (not when embedded: an embedding page's
+    /// `?lang=` or `?theme=` must not change the user's own app).
+    pub fn save_prefs(&self) {
+        if self.embedded() {
+            return;
+        }
+        let prefs = serde_json::json!({
+            "lang": self.lang.get_untracked().code(),
+            "theme": self.theme.get_untracked().as_str(),
+            "whitespace": self.show_ws.get_untracked(),
+        });
+        browser::save(PREFS_KEY, &prefs.to_string());
+    }
+
+    /// A share link for the current state.
+    pub fn share_url(&self) -> String {
+        let fragment = self.state.with_untracked(share::encode);
+        format!("{}#{fragment}", share_base())
+    }
+}
+
+/// The app's address for share links: this page without `embed` and `origin`.
+fn share_base() -> String {
+    let href = browser::href_without_fragment();
+    match href.find('?') {
+        Some(i) => href[..i].to_string(),
+        None => href,
+    }
+}
+
+/// The first state: a share link in the URL, else the last session (not
+/// when embedded), else the default example.
+fn initial_state(query: &Query, lang: Lang, notice: &mut Option<String>) -> State {
+    if let Some(shared) = share::decode(&browser::fragment()) {
+        match shared {
+            Ok(state) => {
+                if !query.embed {
+                    // The state now lives in local storage; a reload keeps later edits.
+                    let url = format!("{}{}", share_base(), browser::query());
+                    browser::replace_url(&url);
+                }
+                return state;
+            }
+            Err(e) => *notice = Some(i18n::tf(lang, "notice.bad_link", &[("why", &e)])),
+        }
+    }
+    if !query.embed {
+        if let Some(state) = browser::load(STATE_KEY).and_then(|t| State::from_json_str(&t).ok()) {
+            return state;
+        }
+    }
+    examples::default_state()
+}

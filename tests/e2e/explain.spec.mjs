@@ -1,0 +1,79 @@
+// The explain pane: path and rule, branch, names, capabilities and their
+// origins, think, message notes, and the curl command for a real Ollama.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import { eventually } from './support/app-page.mjs';
+import { TEST_TIMEOUT, useAppServer, withApp } from './support/harness.mjs';
+
+const server = useAppServer();
+
+describe('explain pane', () => {
+  test('the ChatML example: Go template, messages branch, SYSTEM added', { timeout: TEST_TIMEOUT }, async (t) => {
+    await withApp(server(), async (app) => {
+      await eventually(async () => assert.equal(await app.selectedPath.textContent(), 'go_template'));
+      assert.equal(await app.selectedRule.textContent(), 'the model has a Go TEMPLATE and no GGUF chat template');
+      assert.match(await app.explainBranch.textContent(), /^messages/);
+      assert.equal(await app.explainVars.textContent(), 'content messages role system ');
+      assert.match(await app.explainCapabilities.textContent(), /completion — every generative model/);
+      const firstRow = app.explainMessages.locator('tbody tr').first();
+      assert.match(await firstRow.textContent(), /modelfile SYSTEM.*added because the request does not start with a system message/);
+      const curl = await app.debugCurl.textContent();
+      assert.ok(curl.startsWith("curl http://localhost:11434/api/chat -d '{\"model\":\"chatml-demo\""), curl);
+      assert.match(curl, /"_debug_render_only":true\}'$/);
+      assert.match(await app.modelfile.textContent(), /^FROM \.\/model\.gguf\nTEMPLATE """/);
+    });
+  });
+
+  test('tools and thinking: capabilities and what turned each on', { timeout: TEST_TIMEOUT }, async () => {
+    await withApp(server(), async (app) => {
+      await app.loadExample('qwen-tools');
+      await eventually(async () => assert.match(await app.explainCapabilities.textContent(), /tools — template uses \.Tools/));
+      const caps = await app.explainCapabilities.textContent();
+      assert.match(caps, /thinking — template shows \.Thinking between <think> and <\/think> inside range \.Messages/);
+      assert.match(await app.explainThink.textContent(), /true.*set by the request/);
+      // Leaving think unset: a thinking model defaults to true.
+      await app.thinkSelect.selectOption('');
+      await eventually(async () => assert.match(await app.explainThink.textContent(), /think defaults to true/));
+    });
+  });
+
+  test('legacy, insert, renderer and GGUF paths', { timeout: TEST_TIMEOUT }, async () => {
+    await withApp(server(), async (app) => {
+      await app.loadExample('legacy');
+      await eventually(async () => assert.match(await app.explainBranch.textContent(), /^legacy/));
+      await app.loadExample('fim');
+      await eventually(async () => assert.match(await app.explainBranch.textContent(), /^insert/));
+      assert.match(await app.explainCapabilities.textContent(), /insert — template uses \.Suffix/);
+      await app.loadExample('renderer');
+      await eventually(async () => assert.equal(await app.selectedPath.textContent(), 'renderer_parser'));
+      assert.match(await app.explainBranch.textContent(), /^renderer/);
+      await app.loadExample('gguf-wins');
+      await eventually(async () => assert.equal(await app.selectedPath.textContent(), 'gguf_chat_template'));
+      assert.match(await app.selectedRule.textContent(), /GGUF chat template has more capabilities/);
+      assert.match(await app.explainBranch.textContent(), /^native/);
+      // llama-server's rendering of the Jinja template.
+      await eventually(async () => assert.match(await app.promptText(), /<\|im_start\|>user\nHi!<\|im_end\|>/));
+      // With think unset the engine would read the clock, which the browser
+      // build cannot: the app says so instead of rendering.
+      await app.thinkSelect.selectOption('');
+      await eventually(async () => assert.match(await app.inputError.textContent(), /needs the server clock/));
+      assert.equal(await app.selectedPath.textContent(), 'gguf_chat_template');
+      await app.thinkSelect.selectOption('false');
+      // OLLAMA_GO_TEMPLATE=true forces the Go TEMPLATE back.
+      await app.goTemplateEnv.selectOption('true');
+      await eventually(async () => assert.equal(await app.selectedPath.textContent(), 'go_template'));
+      assert.match(await app.selectedRule.textContent(), /OLLAMA_GO_TEMPLATE is true/);
+    });
+  });
+
+  test('a renderer picked from the list takes over', { timeout: TEST_TIMEOUT }, async () => {
+    await withApp(server(), async (app) => {
+      await app.rendererSelect.selectOption('qwen3-coder');
+      await eventually(async () => assert.equal(await app.selectedPath.textContent(), 'renderer'));
+      assert.match(await app.selectedRule.textContent(), /RENDERER qwen3-coder is set/);
+      await app.parserSelect.selectOption('qwen3-coder');
+      await eventually(async () => assert.equal(await app.selectedPath.textContent(), 'renderer_parser'));
+    });
+  });
+});
