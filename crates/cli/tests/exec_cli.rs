@@ -223,6 +223,19 @@ fn render_with_a_gguf_counts_tokens_like_llama_cpp() {
         "<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\nWhat's the weather in Paris? <|im_end|> tricky<|im_end|>\n<|im_start|>assistant\n"
     );
     assert_eq!(v["prompt_eval_count"], 30);
+    // Per-message costs on the model's own tokenizer add up to the prompt
+    // (SmolLM2 adds no BOS, so that is the whole count).
+    let costs: Vec<i64> = v["explain"]["message_tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_i64().unwrap())
+        .collect();
+    assert_eq!(costs.len(), 2);
+    // (SmolLM2's template adds its own system prompt when the conversation
+    // has none, so the given system message costs less than nothing.)
+    assert!(costs[0] < 0 && costs[1] > 0, "{costs:?}");
+    assert_eq!(costs.iter().sum::<i64>(), 30);
 
     // Truncation on the real tokenizer: at num_ctx 20 the first user turn goes.
     let long = serde_json::json!({

@@ -92,6 +92,13 @@ pub struct Explain {
     pub tool_renames: Vec<(String, String)>,
     /// Truncation: `num_ctx`, index of the first kept message, and token counts tried.
     pub truncation: Option<Truncation>,
+    /// With a tokenizer: each message's token cost, in `messages` order.
+    /// The cost of message `i` is the tokens of the conversation rendered
+    /// from `i` on minus those from `i + 1` on, so the costs add up to the
+    /// whole conversation's count (image tags and images excluded). A cost
+    /// can be negative: a template may add a default (a system prompt) when
+    /// a message is missing.
+    pub message_tokens: Vec<i64>,
     /// Fully qualified model name.
     pub model_name: String,
     /// Leading BOS string of the renderer, if any.
@@ -446,6 +453,15 @@ fn chat_prompt(
             first_kept: first,
             counts,
         });
+    }
+    if let Some(tok) = settings.tokenizer {
+        let mut suffix = vec![0i64; msgs.len() + 1];
+        for i in (0..msgs.len()).rev() {
+            let prompt = render_prompt(p, &msgs[i..], &mut Explain::default())
+                .map_err(|e| fail(500, e, ex))?;
+            suffix[i] = tok.count(&prompt).map_err(|e| fail(500, e, ex))? as i64;
+        }
+        ex.message_tokens = (0..msgs.len()).map(|i| suffix[i] - suffix[i + 1]).collect();
     }
     let (tagged, count) = image_tagged(p.loaded, msgs, first, notes).map_err(|mut f| {
         f.explain = Box::new(ex.clone());
@@ -844,6 +860,18 @@ fn native(
         );
     }
     let prompt = crate::native::render_native(&input).map_err(|e| fail(500, e.to_string(), ex))?;
+    if let Some(tok) = settings.tokenizer {
+        let mut suffix = vec![0i64; msgs.len() + 1];
+        for i in (0..msgs.len()).rev() {
+            let part = crate::native::NativeInput {
+                messages: &msgs[i..],
+                ..input.clone()
+            };
+            let text = crate::native::render_native(&part).unwrap_or_default();
+            suffix[i] = tok.count(&text).map_err(|e| fail(500, e, ex))? as i64;
+        }
+        ex.message_tokens = (0..msgs.len()).map(|i| suffix[i] - suffix[i + 1]).collect();
+    }
     let images = msgs.iter().map(|m| m.images.len()).sum();
     Ok(Rendered {
         prompt: Some(prompt),

@@ -50,6 +50,9 @@ fn everything_fits() {
     assert!(prompt.starts_with("[system] be brief\n[user] one"));
     let t = ex.truncation.unwrap();
     assert_eq!((t.first_kept, t.counts), (0, vec![(0, 20)]));
+    // Per-message costs add up to the whole conversation.
+    assert_eq!(ex.message_tokens, vec![3, 7, 4, 3, 3]);
+    assert_eq!(ex.message_tokens.iter().sum::<i64>(), 20);
 }
 
 #[test]
