@@ -6,7 +6,6 @@ use serde_json::{json, Map, Value};
 
 use ollama::case::RenderCase;
 use ollama::date::Date;
-use ollama::model::Loaded;
 use ollama::server::Explain;
 
 use crate::errpos::{self, Pos};
