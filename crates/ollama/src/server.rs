@@ -265,6 +265,44 @@ fn check_capabilities(
     Err(fail(400, msg, ex))
 }
 
+/// The handlers' capability step: requested capabilities (completion plus
+/// `extra`), the think default or rejection, then `CheckCapabilities`.
+fn check_request(
+    loaded: &Loaded,
+    model_req: &str,
+    endpoint: &str,
+    extra: Option<&str>,
+    think: &mut Option<Think>,
+    ex: &mut Explain,
+) -> R<()> {
+    let caps = ex.capabilities.clone();
+    let mut requested = vec!["completion".to_string()];
+    requested.extend(extra.map(str::to_string));
+    think_default(model_req, &caps, think, &mut requested, ex)?;
+    ex.requested = requested.clone();
+    ex.think = think_string(think);
+    check_capabilities(loaded, &caps, &requested, ex).map_err(|mut f| {
+        if f.message == "completion" {
+            f.message = format!(
+                "{} does not support {endpoint}",
+                gotmpl::strconv::quote(model_req)
+            );
+        }
+        f
+    })
+}
+
+/// Ollama's answer when there is nothing to render: the model is loaded
+/// (`done_reason: "load"`).
+fn loaded_only(ex: &mut Explain) -> Rendered {
+    ex.branch = "load".into();
+    Rendered {
+        prompt: None,
+        image_count: 0,
+        explain: ex.clone(),
+    }
+}
+
 fn think_string(t: &Option<Think>) -> Option<String> {
     t.as_ref().map(|t| match t {
         Think::Bool(b) => b.to_string(),
@@ -498,30 +536,17 @@ fn chat(model: &Model, mut req: ChatRequest, settings: &Settings, ex: &mut Expla
         return Err(fail(400, "model is required", ex));
     }
     let mut loaded = load(model, settings, ex)?;
-    let caps = ex.capabilities.clone();
-    let mut requested = vec!["completion".to_string()];
-    if req.tools.as_ref().is_some_and(|t| !t.is_empty()) {
-        requested.push("tools".into());
-    }
-    think_default(&req.model, &caps, &mut req.think, &mut requested, ex)?;
-    ex.requested = requested.clone();
-    ex.think = think_string(&req.think);
-    if let Err(mut f) = check_capabilities(&loaded, &caps, &requested, ex) {
-        if f.message == "completion" {
-            f.message = format!(
-                "{} does not support chat",
-                gotmpl::strconv::quote(&req.model)
-            );
-        }
-        return Err(f);
-    }
+    let wants_tools = req.tools.as_ref().is_some_and(|t| !t.is_empty());
+    check_request(
+        &loaded,
+        &req.model,
+        "chat",
+        wants_tools.then_some("tools"),
+        &mut req.think,
+        ex,
+    )?;
     if req.messages.is_empty() {
-        ex.branch = "load".into();
-        return Ok(Rendered {
-            prompt: None,
-            image_count: 0,
-            explain: ex.clone(),
-        });
+        return Ok(loaded_only(ex));
     }
 
     // Modelfile messages, then the SYSTEM rule.
@@ -675,30 +700,17 @@ fn generate(
             loaded.model.parser = "harmony".into();
         }
     }
-    let caps = ex.capabilities.clone();
-    let mut requested = vec!["completion".to_string()];
-    if !req.suffix.is_empty() {
-        requested.push("insert".into());
-    }
-    think_default(&req.model, &caps, &mut req.think, &mut requested, ex)?;
-    ex.requested = requested.clone();
-    ex.think = think_string(&req.think);
-    if let Err(mut f) = check_capabilities(&loaded, &caps, &requested, ex) {
-        if f.message == "completion" {
-            f.message = format!(
-                "{} does not support generate",
-                gotmpl::strconv::quote(&req.model)
-            );
-        }
-        return Err(f);
-    }
+    let wants_insert = !req.suffix.is_empty();
+    check_request(
+        &loaded,
+        &req.model,
+        "generate",
+        wants_insert.then_some("insert"),
+        &mut req.think,
+        ex,
+    )?;
     if req.prompt.is_empty() {
-        ex.branch = "load".into();
-        return Ok(Rendered {
-            prompt: None,
-            image_count: 0,
-            explain: ex.clone(),
-        });
+        return Ok(loaded_only(ex));
     }
     if loaded.model.families.iter().any(|f| f == "mllama") && req.images.len() > 1 {
         return Err(fail(

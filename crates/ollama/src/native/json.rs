@@ -27,26 +27,7 @@ fn go_string(out: &mut String, s: &str) {
 
 /// easyjson's `Writer.String` with HTML escaping: the keys of an ordered map.
 fn go_key(out: &mut String, s: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            '\n' => out.push_str("\\n"),
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            c if (c as u32) < 0x20 || matches!(c, '<' | '>' | '&') => {
-                out.push_str("\\u00");
-                out.push(HEX[(c as usize) >> 4] as char);
-                out.push(HEX[(c as usize) & 0xf] as char);
-            }
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    crate::renderers::json::write_key(out, s);
 }
 
 fn json_f64(n: &serde_json::Number) -> f64 {

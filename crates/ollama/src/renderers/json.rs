@@ -30,7 +30,7 @@ pub(crate) fn write_string(out: &mut String, s: &str, html: bool) {
 }
 
 /// A key of an ordered map: easyjson's `Writer.String` with HTML escaping.
-fn write_key(out: &mut String, s: &str) {
+pub(crate) fn write_key(out: &mut String, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
     for c in s.chars() {
