@@ -3,6 +3,8 @@
 //! The interface is the contract in `shared/spec/cli.md`: exit 0 on
 //! success, 1 when the engine reports an error, 2 for bad usage or input.
 
+#![forbid(unsafe_code)]
+
 use std::io::{self, BufRead, Read, Write};
 use std::process::ExitCode;
 
