@@ -11,3 +11,19 @@ if (!tag) {
 const { default: init } = await import(tag.dataset.js);
 await init({ module_or_path: tag.dataset.wasm });
 document.documentElement.dataset.appReady = 'true';
+
+// The offline service worker (assets/sw.js). Not inside frames: an
+// embedding page (often a sandboxed iframe with an opaque origin) must not
+// get a worker installed on its behalf.
+const framed = (() => {
+  try {
+    return window.self !== window.top;
+  } catch {
+    return true;
+  }
+})();
+if ('serviceWorker' in navigator && !framed && window.isSecureContext && self.origin !== 'null') {
+  navigator.serviceWorker.register(new URL('sw.js', document.baseURI)).catch((err) => {
+    console.warn('Promptscope: offline support unavailable:', err);
+  });
+}

@@ -6,9 +6,10 @@ use serde_json::{json, Map, Value};
 
 use ollama::case::RenderCase;
 use ollama::date::Date;
-use ollama::server::Explain;
+use ollama::server::{Explain, TokenCounter};
 
 use crate::errpos::{self, Pos};
+use crate::gguf::Gguf;
 use crate::state::{parse_json_text, Endpoint, State};
 
 /// Which editor an input error belongs to.
@@ -68,6 +69,9 @@ pub struct Outcome {
     pub input_error: Option<InputError>,
     /// How the prompt came about (also after a rejection: what was decided by then).
     pub explain: Option<Explain>,
+    /// With a GGUF: `prompt_eval_count` as `promptscope render --json`
+    /// reports it, or why it could not be counted.
+    pub token_count: Option<Result<usize, String>>,
 }
 
 impl Outcome {
@@ -164,11 +168,18 @@ pub fn render_case(state: &State, today: &str) -> Result<Value, InputError> {
 /// Renders `state` as Ollama would. `today` (`YYYY-MM-DD`) is the date
 /// used when the state sets none; the browser passes its own.
 pub fn run(state: &State, today: &str) -> Outcome {
+    run_with(state, today, None)
+}
+
+/// Renders `state` with a model's GGUF: what Ollama reads from the file
+/// fills the case, truncation and per-message costs use its tokenizer, and
+/// the prompt's `prompt_eval_count` is counted.
+pub fn run_with(state: &State, today: &str, gguf: Option<&Gguf>) -> Outcome {
     let case = match render_case(state, today) {
         Ok(c) => c,
         Err(e) => return Outcome::input(e.field, e.message, e.pos),
     };
-    let case = match RenderCase::from_json(&case) {
+    let mut case = match RenderCase::from_json(&case) {
         Ok(c) => c,
         Err(e) => {
             let field = if e.starts_with("model.messages") {
@@ -179,13 +190,29 @@ pub fn run(state: &State, today: &str) -> Outcome {
             return Outcome::input(field, e, None);
         }
     };
-    match case.render(None) {
-        Ok(r) => Outcome {
-            prompt: r.prompt,
-            image_count: r.image_count,
-            explain: Some(r.explain),
-            ..Outcome::default()
-        },
+    if let Some(g) = gguf {
+        g.apply(&mut case);
+    }
+    let counter = gguf.filter(|g| g.vocab.is_ok());
+    match case.render(counter.map(|g| g as &dyn TokenCounter)) {
+        Ok(r) => {
+            let token_count = counter.zip(r.prompt.as_deref()).map(|(g, p)| {
+                let images = if case.model.has_projector {
+                    768 * r.image_count
+                } else {
+                    0
+                };
+                g.prompt_eval_count(p, r.explain.leading_bos.as_deref())
+                    .map(|n| n + images)
+            });
+            Outcome {
+                prompt: r.prompt,
+                image_count: r.image_count,
+                explain: Some(r.explain),
+                token_count,
+                ..Outcome::default()
+            }
+        }
         Err(f) => {
             let position = errpos::go_template(&f.message).map(|pos| {
                 let request_template = state.endpoint == Endpoint::Generate
@@ -354,5 +381,43 @@ mod tests {
             json!({"model": "m", "messages": [{"role": "user", "content": "hi"}]}),
         );
         assert_eq!(run(&s, TODAY).prompt.as_deref(), Some("2025-06-15 hi"));
+    }
+
+    /// The shared corpus's small Llama 3 vocabulary GGUF, if the checkout has it.
+    fn corpus_gguf() -> Option<Gguf> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let path = [root.join("shared"), root.join("../shared")]
+            .into_iter()
+            .map(|d| d.join("corpus/tokenizer/llama3.gguf"))
+            .find(|p| p.exists())?;
+        let bytes = std::fs::read(path).ok()?;
+        Some(Gguf::from_bytes("llama3.gguf", &bytes).unwrap())
+    }
+
+    #[test]
+    fn a_gguf_counts_tokens_and_previews_truncation() {
+        let Some(g) = corpus_gguf() else {
+            eprintln!("shared/corpus/tokenizer/llama3.gguf not found: skipped");
+            return;
+        };
+        let mut s = crate::examples::by_id("llama3").unwrap().state();
+        let out = run_with(&s, TODAY, Some(&g));
+        let prompt = out.prompt.clone().unwrap();
+        let n = out.token_count.clone().unwrap().unwrap();
+        assert_eq!(n, g.prompt_eval_count(&prompt, None).unwrap());
+        let ex = out.explain.unwrap();
+        assert_eq!(ex.message_tokens.len(), ex.messages.len());
+        assert!(run(&s, TODAY).token_count.is_none());
+
+        let mut body: Value = serde_json::from_str(&s.request).unwrap();
+        body["options"] = json!({"num_ctx": 8});
+        s.request = body.to_string();
+        let t = run_with(&s, TODAY, Some(&g))
+            .explain
+            .unwrap()
+            .truncation
+            .unwrap();
+        assert_eq!(t.num_ctx, 8);
+        assert!(t.first_kept > 0);
     }
 }

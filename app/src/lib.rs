@@ -15,6 +15,7 @@ pub mod embed;
 pub mod engine;
 pub mod errpos;
 pub mod examples;
+pub mod gguf;
 pub mod highlight;
 pub mod i18n;
 pub mod modelfile;

@@ -118,6 +118,20 @@ pub fn ExplainPane() -> impl IntoView {
                 .unwrap_or_default()
         })
     });
+    // Per-message token costs, and where num_ctx truncation cut.
+    let costs = Memo::new(move |_| {
+        store.outcome.with(|o| {
+            o.explain
+                .as_ref()
+                .map(|e| {
+                    (
+                        e.message_tokens.clone(),
+                        e.truncation.as_ref().map(|t| (t.first_kept, t.num_ctx)),
+                    )
+                })
+                .unwrap_or_default()
+        })
+    });
     let rejection = Memo::new(move |_| {
         store
             .outcome
@@ -276,19 +290,33 @@ pub fn ExplainPane() -> impl IntoView {
                                 <th scope="col">{store.t("explain.role")}</th>
                                 <th scope="col">{store.t("explain.origin")}</th>
                                 <th scope="col">{store.t("explain.what")}</th>
+                                {(!costs.with(|c| c.0.is_empty()))
+                                    .then(|| view! { <th scope="col">{store.t("explain.tokens")}</th> })}
                             </tr>
                         </thead>
                         <tbody>
                             {notes
                                 .into_iter()
-                                .map(|n: MessageNote| {
+                                .enumerate()
+                                .map(|(i, n): (usize, MessageNote)| {
                                     let what = if n.notes.is_empty() { "—".to_string() } else { n.notes.join("; ") };
+                                    let (tokens, cut) = costs.get();
+                                    let dropped = cut
+                                        .filter(|&(first, _)| i < first && n.role != "system")
+                                        .map(|(_, num_ctx)| store.tf("explain.dropped", &[("n", &num_ctx.to_string())]));
+                                    let cost = tokens.get(i).map(|c| view! { <td data-testid="message-tokens">{*c}</td> });
                                     view! {
-                                        <tr class:changed=!n.notes.is_empty()>
+                                        <tr
+                                            class:changed=!n.notes.is_empty()
+                                            class:dropped=dropped.is_some()
+                                            data-testid=dropped.is_some().then_some("dropped-message")
+                                            title=dropped
+                                        >
                                             <td>{n.index}</td>
                                             <td><code>{n.role}</code></td>
                                             <td>{n.origin}</td>
                                             <td>{what}</td>
+                                            {cost}
                                         </tr>
                                     }
                                 })

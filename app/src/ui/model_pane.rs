@@ -11,6 +11,7 @@ use promptscope_app::errpos;
 use promptscope_app::state::{parse_json_text, ModelState, EXTRA_CAPABILITIES};
 
 use crate::ui::code_editor::CodeEditor;
+use crate::ui::gguf_pane::GgufDrop;
 use crate::ui::help::Help;
 use crate::ui::store::Store;
 
@@ -286,6 +287,7 @@ pub fn ModelPane() -> impl IntoView {
                     .collect_view()}
             </fieldset>
             <Help key="help.dates" />
+            <GgufDrop />
             <CodeEditor
                 id="chat-template"
                 label="model.chat_template"

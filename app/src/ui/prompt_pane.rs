@@ -6,7 +6,7 @@ use leptos::html;
 use leptos::prelude::*;
 
 use promptscope_app::engine::Field;
-use promptscope_app::highlight;
+use promptscope_app::{gguf, highlight};
 
 use crate::ui::browser;
 use crate::ui::store::Store;
@@ -38,10 +38,34 @@ pub fn PromptPane(
     let prompt = Memo::new(move |_| store.outcome.with(|o| o.prompt.clone()));
     let specials = RwSignal::new(0usize);
 
+    let has_vocab = Memo::new(move |_| {
+        store
+            .gguf
+            .with(|g| g.as_ref().is_some_and(|g| g.vocab.is_ok()))
+    });
+    let token_view = Memo::new(move |_| store.show_tokens.get() && has_vocab.get());
     // One innerHTML write per render: cheaper than a node per token.
     Effect::new(move |_| {
         let show = store.show_ws.get();
         let Some(el) = out_ref.get() else { return };
+        if token_view.get() {
+            let leading_bos = store
+                .outcome
+                .with(|o| o.explain.as_ref().and_then(|e| e.leading_bos.clone()));
+            let html = store.gguf.with(|g| {
+                let g = g.as_ref()?;
+                prompt.with(|p| {
+                    g.tokens(
+                        displayed(p.as_deref().unwrap_or("")),
+                        leading_bos.as_deref(),
+                    )
+                    .ok()
+                    .map(|t| gguf::tokens_html(&t))
+                })
+            });
+            el.set_inner_html(&html.unwrap_or_default());
+            return;
+        }
         prompt.with(|p| {
             let (html, n) = highlight::prompt_html(displayed(p.as_deref().unwrap_or("")), show);
             el.set_inner_html(&html);
@@ -62,6 +86,13 @@ pub fn PromptPane(
                     ("bytes", &p.len().to_string()),
                 ],
             )
+        })
+    };
+    let token_count = move || {
+        store.outcome.with(|o| match &o.token_count {
+            Some(Ok(n)) => store.tf("prompt.tokens", &[("n", &n.to_string())]),
+            Some(Err(e)) => store.tf("prompt.tokens_error", &[("why", e)]),
+            None => store.t("prompt.tokens_placeholder").to_string(),
         })
     };
     let truncated = move || {
@@ -125,6 +156,23 @@ pub fn PromptPane(
                         />
                         {move || store.t("prompt.whitespace")}
                     </label>
+                    {move || {
+                        has_vocab
+                            .get()
+                            .then(|| {
+                                view! {
+                                    <label class="check">
+                                        <input
+                                            type="checkbox"
+                                            data-testid="token-view-toggle"
+                                            prop:checked=move || store.show_tokens.get()
+                                            on:change=move |ev| store.show_tokens.set(event_target_checked(&ev))
+                                        />
+                                        {move || store.t("prompt.token_view")}
+                                    </label>
+                                }
+                            })
+                    }}
                     <button type="button" data-testid="copy-prompt" on:click=copy>
                         {move || store.t("prompt.copy")}
                     </button>
@@ -141,7 +189,7 @@ pub fn PromptPane(
             <p class="stats">
                 <span data-testid="prompt-stats">{stats}</span>
                 " · "
-                <span data-testid="token-count">{move || store.t("prompt.tokens_placeholder")}</span>
+                <span data-testid="token-count">{token_count}</span>
                 {move || {
                     let n = specials.get();
                     (n > 0).then(|| view! { " · " <span class="tok-legend">{store.tf("prompt.specials", &[("n", &n.to_string())])}</span> })
@@ -187,6 +235,7 @@ pub fn PromptPane(
             <pre
                 class="prompt"
                 class:visible-ws=move || store.show_ws.get()
+                class:token-view=move || token_view.get()
                 tabindex="0"
                 aria-label=move || store.t("prompt.title")
                 data-testid="prompt-output"

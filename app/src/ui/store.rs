@@ -1,6 +1,7 @@
 //! The app's reactive state, shared through context: the edited [`State`],
 //! the latest render, preferences, and the render scheduler.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use leptos::prelude::*;
@@ -8,6 +9,7 @@ use serde_json::Value;
 
 use promptscope_app::embed::{self, Query};
 use promptscope_app::engine::{self, InputError, Outcome};
+use promptscope_app::gguf::Gguf;
 use promptscope_app::i18n::{self, Lang};
 use promptscope_app::state::{pretty, Form, State};
 use promptscope_app::{examples, share};
@@ -72,6 +74,10 @@ pub struct Store {
     pub notice: RwSignal<Option<String>>,
     /// The page's query settings (`embed`, allowed origins).
     pub query: StoredValue<Query>,
+    /// The model's GGUF, held in memory only (re-dropped after a reload).
+    pub gguf: RwSignal<Option<Arc<Gguf>>>,
+    /// Whether the prompt shows its tokens (with a GGUF).
+    pub show_tokens: RwSignal<bool>,
     pending: StoredValue<bool>,
 }
 
@@ -124,6 +130,8 @@ impl Store {
             show_ws: RwSignal::new(show_ws),
             notice: RwSignal::new(notice),
             query: StoredValue::new(query),
+            gguf: RwSignal::new(None),
+            show_tokens: RwSignal::new(false),
             pending: StoredValue::new(false),
         }
     }
@@ -203,7 +211,10 @@ impl Store {
         browser::mark("promptscope:frame-start");
         browser::mark("promptscope:render-start");
         let today = browser::today();
-        let out = self.state.with_untracked(|s| engine::run(s, &today));
+        let gguf = self.gguf.get_untracked();
+        let out = self
+            .state
+            .with_untracked(|s| engine::run_with(s, &today, gguf.as_deref()));
         browser::measure("promptscope:render", "promptscope:render-start");
         self.outcome.set(out);
         self.renders.update(|n| *n += 1);

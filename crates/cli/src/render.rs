@@ -58,33 +58,18 @@ impl Gguf {
         });
     }
 
-    /// Ollama's `tokenizerAddsBOS()` (spec §6.2): when true, a renderer's
-    /// leading BOS string (or a literal `<bos>`) is removed before the
-    /// prompt goes to llama-server.
-    fn ollama_adds_bos(&self) -> bool {
-        let pre = self.file.get_str("tokenizer.ggml.pre").unwrap_or("");
-        let model = self.file.get_str("tokenizer.ggml.model").unwrap_or("");
-        pre == "lfm2"
-            || pre == "gemma4"
-            || model == "gemma4"
-            || self
-                .file
-                .get("tokenizer.ggml.add_bos_token")
-                .and_then(|v| v.as_bool())
-                == Some(true)
-    }
-
     /// `prompt_eval_count`: the prompt as llama-server tokenizes it for
-    /// generation (BOS added if the vocab adds it, special tokens parsed).
+    /// generation (Ollama's leading-BOS rule, then BOS added if the vocab
+    /// adds it, special tokens parsed).
     fn prompt_eval_count(&self, prompt: &str, leading_bos: Option<&str>) -> Result<usize, String> {
-        let mut p = prompt;
-        if self.ollama_adds_bos() {
-            if let Some(rest) = leading_bos.and_then(|b| p.strip_prefix(b)) {
-                p = rest;
-            } else if let Some(rest) = p.strip_prefix("<bos>") {
-                p = rest;
-            }
-        }
+        let adds_bos = ollama::server::tokenizer_adds_bos(
+            self.file.get_str("tokenizer.ggml.pre").unwrap_or(""),
+            self.file.get_str("tokenizer.ggml.model").unwrap_or(""),
+            self.file
+                .get("tokenizer.ggml.add_bos_token")
+                .and_then(|v| v.as_bool()),
+        );
+        let p = ollama::server::completion_prompt(prompt, leading_bos, adds_bos);
         self.vocab
             .prompt_eval_count(p)
             .map_err(|e| e.message().to_string())

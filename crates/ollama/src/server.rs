@@ -19,6 +19,31 @@ pub trait TokenCounter {
     fn count(&self, text: &str) -> Result<usize, String>;
 }
 
+/// Ollama's `tokenizerAddsBOS()` (spec §6.2), from the GGUF's
+/// `tokenizer.ggml.pre`, `tokenizer.ggml.model` and `add_bos_token`.
+pub fn tokenizer_adds_bos(pre: &str, model: &str, add_bos_token: Option<bool>) -> bool {
+    pre == "lfm2" || pre == "gemma4" || model == "gemma4" || add_bos_token == Some(true)
+}
+
+/// The prompt as `completionPrompt` sends it to llama-server: when Ollama's
+/// tokenizer adds BOS, a renderer's leading BOS string (or else a literal
+/// `<bos>`) is removed; nothing else is.
+pub fn completion_prompt<'a>(
+    prompt: &'a str,
+    leading_bos: Option<&str>,
+    adds_bos: bool,
+) -> &'a str {
+    if adds_bos {
+        if let Some(rest) = leading_bos.and_then(|b| prompt.strip_prefix(b)) {
+            return rest;
+        }
+        if let Some(rest) = prompt.strip_prefix("<bos>") {
+            return rest;
+        }
+    }
+    prompt
+}
+
 /// Which endpoint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Endpoint {
@@ -895,6 +920,25 @@ fn native(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn leading_bos_rule() {
+        assert!(tokenizer_adds_bos("lfm2", "gpt2", None));
+        assert!(tokenizer_adds_bos("", "gemma4", None));
+        assert!(tokenizer_adds_bos("llama-bpe", "gpt2", Some(true)));
+        assert!(!tokenizer_adds_bos("llama-bpe", "gpt2", None));
+        assert_eq!(completion_prompt("<bos>x", Some("<bos>"), true), "x");
+        assert_eq!(completion_prompt("<bos>x", None, true), "x");
+        assert_eq!(
+            completion_prompt("<BOS_TOKEN>x", Some("<BOS_TOKEN>"), false),
+            "<BOS_TOKEN>x"
+        );
+        // Only the one leading string: a Go template's <|begin_of_text|> stays.
+        assert_eq!(
+            completion_prompt("<|begin_of_text|>x", None, true),
+            "<|begin_of_text|>x"
+        );
+    }
 
     #[test]
     fn think_stripping() {

@@ -1,0 +1,136 @@
+// A GGUF chosen in the Model pane: only its metadata is read, the chat
+// template and BOS/EOS are filled, the token count equals what
+// `promptscope render --json` prints (`prompt_eval_count`) for the same
+// case, the token view, the metadata pane, the truncation preview and a
+// corrupt file's error with its offset.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+
+import { eventually } from './support/app-page.mjs';
+import { ROOT, TEST_TIMEOUT, useAppServer, withApp } from './support/harness.mjs';
+
+const server = useAppServer();
+
+// $PROMPTSCOPE_GGUF, else SmolLM2 (downloaded by the testkit crate for the
+// Rust tests), else the shared corpus's small Llama 3 vocabulary GGUF.
+function findGguf() {
+  if (process.env.PROMPTSCOPE_GGUF) return process.env.PROMPTSCOPE_GGUF;
+  const smol = path.join(os.homedir(), '.cache/promptscope/models/SmolLM2-135M-Instruct.Q4_1.gguf');
+  if (existsSync(smol)) return smol;
+  for (const dir of [path.join(ROOT, '..', 'shared'), path.join(ROOT, 'shared')]) {
+    const p = path.join(dir, 'corpus/tokenizer/llama3.gguf');
+    if (existsSync(p)) return p;
+  }
+  return null;
+}
+
+// The `promptscope` binary: $PROMPTSCOPE_CLI, else the newest release or
+// debug build under $CARGO_TARGET_DIR (build it with `cargo build -p promptscope-cli`).
+function findCli() {
+  if (process.env.PROMPTSCOPE_CLI) return process.env.PROMPTSCOPE_CLI;
+  const target = process.env.CARGO_TARGET_DIR ?? path.join(os.homedir(), '.cache/promptscope/target');
+  const found = ['release', 'debug']
+    .map((p) => path.join(target, p, 'promptscope'))
+    .filter((p) => existsSync(p))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  return found[0] ?? null;
+}
+
+const GGUF = findGguf();
+const CLI = findCli();
+const skip = !GGUF || !CLI;
+if (skip) {
+  console.log(`# gguf.spec skipped: ${!GGUF ? 'no GGUF (SmolLM2 or shared/corpus/tokenizer/llama3.gguf)' : 'no promptscope binary (cargo build -p promptscope-cli)'}`);
+}
+
+/** Exports the app's state (a render case) and runs it through the CLI with the GGUF. */
+async function cliRender(app) {
+  const [download] = await Promise.all([
+    app.page.waitForEvent('download'),
+    app.page.getByTestId('export-button').click(),
+  ]);
+  const exported = JSON.parse(await readFile(await download.path(), 'utf8'));
+  exported.model.gguf = GGUF;
+  const out = execFileSync(CLI, ['render', '--json', '-'], { input: JSON.stringify(exported) });
+  return JSON.parse(out.toString('utf8'));
+}
+
+async function tokenCount(app) {
+  const text = await app.tokenCount.textContent();
+  const m = /^(\d+) tokens/.exec(text);
+  if (!m) throw new Error(`token count is ${JSON.stringify(text)}`);
+  return Number(m[1]);
+}
+
+describe('GGUF', { skip }, () => {
+  test('token count equals the CLI, token view, metadata, truncation, corrupt file', { timeout: TEST_TIMEOUT }, async () => {
+    await withApp(server(), async (app) => {
+      await app.loadExample('chatml');
+      await app.page.locator('#model-date').fill('2025-06-15');
+      assert.match(await app.tokenCount.textContent(), /load a GGUF/);
+
+      await app.page.getByTestId('gguf-input').setInputFiles(GGUF);
+      await eventually(async () => assert.match(await app.page.getByTestId('gguf-status').textContent(), /read .* of /), {
+        timeout: 60_000,
+      });
+      const count = await eventually(() => tokenCount(app));
+      const cli = await cliRender(app);
+      assert.equal(await app.promptText(), cli.prompt);
+      assert.equal(count, cli.prompt_eval_count, 'prompt_eval_count');
+      console.log(`# ${path.basename(GGUF)}: prompt_eval_count ${count} in the app and from ${CLI}`);
+      // Only the metadata was read, not the tensor data.
+      const status = await app.page.getByTestId('gguf-status').textContent();
+      assert.match(status, /read [\d.]+ (KiB|MiB) of/);
+
+      // Token view: one span per token, id and text in the title.
+      await app.page.getByTestId('token-view-toggle').check();
+      await eventually(async () => assert.equal(await app.promptOutput.locator('span.tk').count(), count));
+      assert.match(await app.promptOutput.locator('span.tk').nth(1).getAttribute('title'), /^\d+: /);
+      await app.page.getByTestId('token-view-toggle').uncheck();
+
+      // Metadata pane: keys and tensors, searchable, with the memory estimate.
+      await app.page.getByTestId('gguf-metadata').locator('summary').first().click();
+      assert.match(await app.page.getByTestId('gguf-summary').textContent(), /parameters .* num_ctx 4096/);
+      await app.page.getByTestId('gguf-search').fill('general.architecture');
+      await eventually(async () => assert.equal(await app.page.getByTestId('gguf-keys').locator('tr').count(), 1));
+      assert.match(await app.page.getByTestId('gguf-keys').textContent(), /general\.architecture/);
+
+      // Truncation preview: a small num_ctx drops the oldest messages.
+      const body = await app.requestJson();
+      body.messages = [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'The first question, which is fairly long and has many words in it.' },
+        { role: 'assistant', content: 'The first answer, which is also fairly long and wordy.' },
+        { role: 'user', content: 'Second?' },
+      ];
+      body.options = { num_ctx: 30 };
+      await app.setRequest(body);
+      await eventually(async () => assert.ok((await app.page.getByTestId('dropped-message').count()) > 0));
+      const cut = await cliRender(app);
+      const firstKept = cut.explain.truncation.first_kept;
+      const notes = cut.explain.messages;
+      const dropped = notes.filter((n, i) => i < firstKept && n.role !== 'system').length;
+      assert.ok(dropped > 0);
+      assert.equal(await app.page.getByTestId('dropped-message').count(), dropped);
+      assert.equal(await tokenCount(app), cut.prompt_eval_count);
+      const costs = await app.page.getByTestId('message-tokens').allTextContents();
+      assert.deepEqual(costs.map(Number), cut.explain.message_tokens);
+      console.log(`# num_ctx 30: ${dropped} message(s) dropped, costs ${costs.join(' ')}`);
+
+      // A corrupt file: the error names the offset.
+      await app.page.getByTestId('gguf-input').setInputFiles({
+        name: 'broken.gguf',
+        mimeType: 'application/octet-stream',
+        buffer: Buffer.from('GGUF\x03\x00\x00\x00\x01', 'latin1'),
+      });
+      await eventually(async () =>
+        assert.match(await app.page.getByTestId('gguf-status').textContent(), /broken\.gguf: .*offset \d+/),
+      );
+    });
+  });
+});

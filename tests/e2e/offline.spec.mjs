@@ -1,0 +1,30 @@
+// Offline PWA: after one visit the service worker has cached the app, and a
+// reload with the network off still renders.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import { TEST_TIMEOUT, useAppServer, withApp } from './support/harness.mjs';
+
+const server = useAppServer();
+
+describe('offline', () => {
+  test('the app reloads and renders with the network off', { timeout: TEST_TIMEOUT }, async () => {
+    await withApp(server(), async (app, browser) => {
+      await app.loadExample('chatml');
+      const prompt = await app.promptText();
+      assert.match(prompt, /<\|im_start\|>/);
+      // The worker is installed (its install precaches the app) and controls the page.
+      await app.page.evaluate(() => navigator.serviceWorker.ready);
+      await app.page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
+      const manifest = await app.page.evaluate(async () => (await fetch('manifest.webmanifest')).json());
+      assert.equal(manifest.name, 'Promptscope');
+
+      await browser.context.setOffline(true);
+      await app.page.reload();
+      await app.ready();
+      await app.expectPrompt(prompt);
+      assert.ok(await app.page.evaluate(() => !navigator.onLine));
+      await browser.context.setOffline(false);
+    });
+  });
+});
