@@ -97,6 +97,7 @@ fn explain_json(ex: &Explain) -> Json {
         "tool_renames": ex.tool_renames.iter().map(|(a, b)| json!({"from": a, "to": b})).collect::<Vec<_>>(),
         "truncation": ex.truncation.as_ref().map(|t| json!({"num_ctx": t.num_ctx, "first_kept": t.first_kept, "counts": t.counts})),
         "message_tokens": ex.message_tokens,
+        "legacy_dropped": ex.legacy_dropped,
         "leading_bos": ex.leading_bos,
     })
 }

@@ -117,6 +117,9 @@ pub struct Explain {
     pub tool_renames: Vec<(String, String)>,
     /// Truncation: `num_ctx`, index of the first kept message, and token counts tried.
     pub truncation: Option<Truncation>,
+    /// Legacy branch: indexes (into the rendered message list) of user turns
+    /// whose text never reaches the prompt.
+    pub legacy_dropped: Vec<usize>,
     /// With a tokenizer: each message's token cost, in `messages` order.
     /// The cost of message `i` is the tokens of the conversation rendered
     /// from `i` on minus those from `i + 1` on, so the costs add up to the
@@ -458,6 +461,13 @@ fn render_prompt(p: &Prepared, msgs: &[Message], ex: &mut Explain) -> Result<Str
     };
     let out = p.loaded.template.execute(&values)?;
     ex.branch = out.branch.name().into();
+    // Legacy branch: user turns lost to an empty assistant turn, as indexes
+    // into `msgs` (the first message of each collated group).
+    ex.legacy_dropped = out
+        .dropped
+        .iter()
+        .filter_map(|&c| out.collated.get(c).map(|(_, from)| from[0]))
+        .collect();
     Ok(out.prompt)
 }
 
@@ -530,9 +540,21 @@ fn chat_prompt(
         f.explain = Box::new(ex.clone());
         f
     })?;
+    // Where each rendered message came from: kept system messages, then the rest.
+    let origin: Vec<usize> = (0..first)
+        .filter(|&i| msgs[i].role == "system")
+        .chain(first..msgs.len())
+        .collect();
     let mut final_msgs = system;
     final_msgs.extend_from_slice(&tagged[first..]);
     let prompt = render_prompt(p, &final_msgs, ex).map_err(|e| fail(500, e, ex))?;
+    for &pos in &ex.legacy_dropped {
+        if let Some(n) = origin.get(pos).and_then(|&i| notes.get_mut(i)) {
+            n.notes.push(
+                "dropped by the legacy template path: the assistant turn after it is empty, so the next user turn replaces it".into(),
+            );
+        }
+    }
     Ok((prompt, count))
 }
 

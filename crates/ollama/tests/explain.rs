@@ -99,3 +99,23 @@ fn chat_template_preferred_when_it_can_do_more() {
     .unwrap();
     assert_eq!(forced.source().label(), "go_template");
 }
+
+#[test]
+fn legacy_branch_reports_user_turns_it_loses() {
+    let model = Model {
+        name: "demo".into(),
+        template: Some("U:{{ .Prompt }} A:{{ .Response }}\n".into()),
+        ..Model::default()
+    };
+    // The empty assistant turn does not flush: "q1" is replaced by "q2".
+    let req = json!({"model": "demo", "messages": [
+        {"role": "user", "content": "q1"}, {"role": "assistant", "content": ""}, {"role": "user", "content": "q2"}
+    ]});
+    let r = render(Endpoint::Chat, &model, &req, &settings()).unwrap();
+    assert_eq!(r.prompt.as_deref(), Some("U:q2 A:"));
+    assert_eq!(r.explain.legacy_dropped, vec![0]);
+    assert!(r.explain.messages[0]
+        .notes
+        .iter()
+        .any(|n| n.starts_with("dropped by the legacy template path")));
+}
