@@ -11,6 +11,7 @@
 
 pub mod base64url;
 pub mod curl;
+pub mod diff;
 pub mod embed;
 pub mod engine;
 pub mod errpos;

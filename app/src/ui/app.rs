@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 
 use crate::ui::browser;
+use crate::ui::compare_pane::ComparePane;
 use crate::ui::embed_bridge;
 use crate::ui::embed_view::EmbedView;
 use crate::ui::examples_bar::ExamplesBar;
@@ -75,6 +76,7 @@ pub fn App() -> impl IntoView {
             <div class="col">
                 <PromptPane />
                 <ExplainPane />
+                <ComparePane />
             </div>
         </main>
         <footer class="site-footer">

@@ -3,6 +3,7 @@
 pub mod app;
 pub mod browser;
 pub mod code_editor;
+pub mod compare_pane;
 pub mod embed_bridge;
 pub mod embed_view;
 pub mod examples_bar;

@@ -1,0 +1,244 @@
+//! The Compare pane: the Go TEMPLATE against the GGUF chat template, or
+//! this template against a saved version, as a diff of prompts and tokens.
+
+use leptos::prelude::*;
+
+use promptscope_app::diff::{self, Op, Span};
+use promptscope_app::engine::{self, Outcome};
+use promptscope_app::state::State;
+
+use crate::ui::browser;
+use crate::ui::store::Store;
+
+/// What is compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// `OLLAMA_GO_TEMPLATE=true` against `false`.
+    Engines,
+    /// The current TEMPLATE against a kept one.
+    Version,
+}
+
+/// One side of the comparison.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Side {
+    path: String,
+    prompt: String,
+    error: Option<String>,
+    tokens: Option<Result<Vec<(u32, String)>, String>>,
+}
+
+/// Both sides, or why there is nothing to compare.
+#[derive(Clone, Debug, PartialEq)]
+enum Compared {
+    Sides(Box<(Side, Side)>),
+    Note(&'static str),
+}
+
+fn side(state: &State, today: &str, gguf: Option<&promptscope_app::gguf::Gguf>) -> Side {
+    let out: Outcome = engine::run_with(state, today, gguf);
+    let prompt = out.prompt.clone().unwrap_or_default();
+    let error = out
+        .error
+        .as_ref()
+        .map(|e| e.message.clone())
+        .or_else(|| out.input_error.as_ref().map(|e| e.message.clone()));
+    let leading_bos = out.explain.as_ref().and_then(|e| e.leading_bos.clone());
+    let tokens = gguf
+        .filter(|g| g.vocab.is_ok() && out.prompt.is_some())
+        .map(|g| g.tokens(&prompt, leading_bos.as_deref()));
+    Side {
+        path: out.source().to_string(),
+        prompt,
+        error,
+        tokens,
+    }
+}
+
+fn spans_view(spans: Vec<Span>) -> impl IntoView {
+    spans
+        .into_iter()
+        .map(|s| match s.op {
+            Op::Equal => view! { <span>{s.text}</span> }.into_any(),
+            Op::Delete => {
+                view! { <del class="diff-del">{diff::visible_whitespace(&s.text)}</del> }.into_any()
+            }
+            Op::Insert => {
+                view! { <ins class="diff-ins">{diff::visible_whitespace(&s.text)}</ins> }.into_any()
+            }
+        })
+        .collect_view()
+}
+
+fn token_diff_view(a: &[(u32, String)], b: &[(u32, String)]) -> impl IntoView {
+    diff::diff(a, b)
+        .into_iter()
+        .map(|(op, (id, piece))| {
+            let class = match op {
+                Op::Equal => "tok",
+                Op::Delete => "tok diff-del",
+                Op::Insert => "tok diff-ins",
+            };
+            view! {
+                <span class=class title=format!("{id}: {piece:?}")>
+                    {diff::visible_whitespace(&piece)}
+                </span>
+            }
+        })
+        .collect_view()
+}
+
+/// The Compare pane.
+#[component]
+pub fn ComparePane() -> impl IntoView {
+    let store = expect_context::<Store>();
+    let open = RwSignal::new(false);
+    let mode = RwSignal::new(Mode::Engines);
+    // The kept TEMPLATE: (has_template, text).
+    let kept = RwSignal::new(None::<(bool, String)>);
+
+    // Recomputed after each render while the pane is open.
+    let result = Memo::new(move |_| {
+        if !open.get() {
+            return Compared::Note("compare.closed");
+        }
+        store.renders.track();
+        let gguf = store.gguf.get();
+        let today = browser::today();
+        let state = store.state.get_untracked();
+        match mode.get() {
+            Mode::Engines => {
+                if !state.model.has_template || state.model.chat_template.is_empty() {
+                    return Compared::Note("compare.needs_both");
+                }
+                let mut a = state.clone();
+                a.model.go_template_env = Some("true".into());
+                let mut b = state;
+                b.model.go_template_env = Some("false".into());
+                Compared::Sides(Box::new((
+                    side(&a, &today, gguf.as_deref()),
+                    side(&b, &today, gguf.as_deref()),
+                )))
+            }
+            Mode::Version => {
+                let Some((has, template)) = kept.get() else {
+                    return Compared::Note("compare.no_version");
+                };
+                let mut b = state.clone();
+                b.model.has_template = has;
+                b.model.template = template;
+                Compared::Sides(Box::new((
+                    side(&state, &today, gguf.as_deref()),
+                    side(&b, &today, gguf.as_deref()),
+                )))
+            }
+        }
+    });
+
+    let keep = move |_| {
+        let snap = store
+            .state
+            .with_untracked(|s| (s.model.has_template, s.model.template.clone()));
+        kept.set(Some(snap));
+        store.say(store.t("compare.kept"));
+    };
+
+    let body = move || match result.get() {
+        Compared::Note(key) => {
+            view! { <p class="note" data-testid="compare-note">{store.t(key)}</p> }.into_any()
+        }
+        Compared::Sides(sides) => {
+            let (a, b) = *sides;
+            let (a_label, b_label) = match mode.get_untracked() {
+                Mode::Engines => ("compare.a_go", "compare.b_gguf"),
+                Mode::Version => ("compare.a_current", "compare.b_kept"),
+            };
+            let spans = diff::diff_chars(&a.prompt, &b.prompt);
+            let same = !diff::changed(&spans);
+            let side_error = |e: Option<String>| e.map(|e| view! { <pre class="error">{e}</pre> });
+            let tokens = match (a.tokens, b.tokens) {
+                (Some(Ok(ta)), Some(Ok(tb))) => Some(
+                    view! {
+                        <h3>{store.t("compare.tokens")}</h3>
+                        <p data-testid="compare-token-counts">
+                            {store.tf(
+                                "compare.token_counts",
+                                &[("a", &ta.len().to_string()), ("b", &tb.len().to_string())],
+                            )}
+                        </p>
+                        <pre class="prompt diff tokens" data-testid="compare-token-diff" tabindex="0">
+                            {token_diff_view(&ta, &tb)}
+                        </pre>
+                    }
+                    .into_any(),
+                ),
+                (Some(Err(e)), _) | (_, Some(Err(e))) => {
+                    Some(view! { <p class="note">{store.tf("prompt.tokens_error", &[("why", &e)])}</p> }.into_any())
+                }
+                _ => None,
+            };
+            view! {
+                <dl class="facts">
+                    <dt>{store.t(a_label)}</dt>
+                    <dd>
+                        <code class="path" data-testid="compare-a-path">{a.path}</code>
+                        {side_error(a.error)}
+                    </dd>
+                    <dt>{store.t(b_label)}</dt>
+                    <dd>
+                        <code class="path" data-testid="compare-b-path">{b.path}</code>
+                        {side_error(b.error)}
+                    </dd>
+                </dl>
+                <p class="hint">{store.t(if same { "compare.same" } else { "compare.legend" })}</p>
+                <pre class="prompt diff" data-testid="compare-diff" tabindex="0">{spans_view(spans)}</pre>
+                {tokens}
+            }
+            .into_any()
+        }
+    };
+
+    view! {
+        <section class="pane" id="compare-pane" data-testid="compare-pane" aria-labelledby="compare-heading">
+            <details
+                class="compare"
+                on:toggle=move |ev| {
+                    use wasm_bindgen::JsCast;
+                    let open_now = ev
+                        .target()
+                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                        .is_some_and(|d| d.has_attribute("open"));
+                    open.set(open_now);
+                }
+            >
+                <summary data-testid="compare-toggle">
+                    <h2 id="compare-heading">{move || store.t("compare.title")}</h2>
+                </summary>
+                <div class="compare-body">
+                    <div class="pane-head">
+                        <label>
+                            {move || store.t("compare.mode")} " "
+                            <select
+                                data-testid="compare-mode"
+                                on:change=move |ev| {
+                                    mode.set(if event_target_value(&ev) == "version" { Mode::Version } else { Mode::Engines })
+                                }
+                            >
+                                <option value="engines" selected=move || mode.get() == Mode::Engines>
+                                    {move || store.t("compare.mode_engines")}
+                                </option>
+                                <option value="version" selected=move || mode.get() == Mode::Version>
+                                    {move || store.t("compare.mode_version")}
+                                </option>
+                            </select>
+                        </label>
+                        <button type="button" class="small" data-testid="compare-keep" on:click=keep>
+                            {move || store.t("compare.keep")}
+                        </button>
+                    </div>
+                    {body}
+                </div>
+            </details>
+        </section>
+    }
+}

@@ -1,0 +1,66 @@
+// The compare pane: the Go TEMPLATE against the GGUF chat template, and
+// the current template against a kept version, as a highlighted diff.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+
+import { eventually } from './support/app-page.mjs';
+import { TEST_TIMEOUT, useAppServer, withApp } from './support/harness.mjs';
+
+const server = useAppServer();
+
+// $PROMPTSCOPE_GGUF, else SmolLM2 as the Rust tests download it.
+const GGUF =
+  process.env.PROMPTSCOPE_GGUF ?? path.join(os.homedir(), '.cache/promptscope/models/SmolLM2-135M-Instruct.Q4_1.gguf');
+
+describe('compare pane', () => {
+  test('Go TEMPLATE vs GGUF chat template, then a kept version', { timeout: TEST_TIMEOUT }, async () => {
+    await withApp(server(), async (app) => {
+      await app.loadExample('gguf-wins');
+      const id = (name) => app.root.getByTestId(name);
+      const pane = id('compare-pane');
+      const diff = id('compare-diff');
+      // The example's two templates render the same prompt; give the Go one a mark.
+      const original = await app.templateText();
+      await app.setTemplate(`[go] ${original}`);
+      await pane.getByTestId('compare-toggle').click();
+      await eventually(async () => assert.equal(await id('compare-a-path').textContent(), 'go_template'));
+      assert.equal(await id('compare-b-path').textContent(), 'gguf_chat_template');
+      await eventually(async () => assert.ok((await diff.locator('ins, del').count()) > 0));
+      assert.match(await diff.locator('del').first().textContent(), /^\[go\]/);
+
+      // Two versions of the Go TEMPLATE (forced on so that edits show).
+      await app.goTemplateEnv.selectOption('true');
+      await id('compare-mode').selectOption('version');
+      await eventually(async () => assert.ok(await id('compare-note').isVisible()));
+      await id('compare-keep').click();
+      await eventually(async () => assert.equal(await id('compare-a-path').textContent(), 'go_template'));
+      assert.equal(await id('compare-b-path').textContent(), 'go_template');
+      assert.equal(await diff.locator('ins, del').count(), 0);
+      // A is the edit, B the kept version.
+      await app.setTemplate(`${original}MARKER one`);
+      await eventually(async () => {
+        // Whitespace in changes is made visible.
+        assert.match((await diff.locator('del').allTextContents()).join(''), /MARKER·one/);
+        assert.match((await diff.locator('ins').allTextContents()).join(''), /\[go\]/);
+      });
+    });
+  });
+
+  test('with a GGUF: token counts and a token diff', { timeout: TEST_TIMEOUT, skip: !existsSync(GGUF) && 'no GGUF' }, async () => {
+    await withApp(server(), async (app) => {
+      await app.loadExample('gguf-wins');
+      const id = (name) => app.root.getByTestId(name);
+      await id('gguf-input').setInputFiles(GGUF);
+      await eventually(async () => assert.match(await id('gguf-status').textContent(), /read .* of /), {
+        timeout: 60_000,
+      });
+      await id('compare-toggle').click();
+      await eventually(async () => assert.match(await id('compare-token-counts').textContent(), /^A: \d+ tokens, B: \d+ tokens$/));
+      assert.ok((await id('compare-token-diff').locator('span.tok').count()) > 0);
+      assert.match(await id('compare-token-diff').locator('span.tok').first().getAttribute('title'), /^\d+: /);
+    });
+  });
+});
