@@ -1,5 +1,5 @@
 // Command unicode-tables writes crates/gotmpl/src/unicode_tables.rs: the
-// ranges of Go's unicode.IsLetter, unicode.IsDigit and unicode.IsPrint, so
+// ranges of Go's unicode.IsLetter, unicode.IsDigit, unicode.IsPrint and unicode.IsGraphic, so
 // the Rust engine classifies characters exactly as the Go release it
 // mirrors. Run: go run ./tools/unicode-tables > crates/gotmpl/src/unicode_tables.rs
 package main
@@ -29,5 +29,6 @@ func main() {
 	ranges("LETTER", unicode.IsLetter)
 	ranges("DIGIT", unicode.IsDigit)
 	ranges("PRINT", unicode.IsPrint)
-	ranges("GRAPHIC", unicode.IsGraphic)
+	// IsGraphic is IsPrint plus the other space separators (Zs): only those are listed.
+	ranges("GRAPHIC_NOT_PRINT", func(r rune) bool { return unicode.IsGraphic(r) && !unicode.IsPrint(r) })
 }

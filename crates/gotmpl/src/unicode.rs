@@ -1,6 +1,6 @@
 //! Character classes exactly as Go's `unicode` package defines them.
 
-use crate::unicode_tables::{DIGIT, GRAPHIC, LETTER, PRINT};
+use crate::unicode_tables::{DIGIT, GRAPHIC_NOT_PRINT, LETTER, PRINT};
 
 fn in_table(table: &[(u32, u32)], r: char) -> bool {
     let c = r as u32;
@@ -46,7 +46,13 @@ pub fn is_graphic(r: char) -> bool {
     if r.is_ascii() {
         return (' '..='~').contains(&r);
     }
-    in_table(GRAPHIC, r)
+    is_print(r) || in_table(GRAPHIC_NOT_PRINT, r)
+}
+
+/// Graphic but not printable: the space separators other than U+0020
+/// (Go's `isInGraphicList`).
+pub fn is_graphic_not_print(r: char) -> bool {
+    in_table(GRAPHIC_NOT_PRINT, r)
 }
 
 /// `unicode.IsSpace`.

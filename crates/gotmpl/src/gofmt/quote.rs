@@ -72,7 +72,7 @@ fn is_in_graphic_list(r: i32) -> bool {
     u32::try_from(r)
         .ok()
         .and_then(char::from_u32)
-        .is_some_and(|c| crate::unicode::is_graphic(c) && !crate::unicode::is_print(c))
+        .is_some_and(crate::unicode::is_graphic_not_print)
 }
 
 /// `strconv.CanBackquote`: whether `s` can be written as a raw string
