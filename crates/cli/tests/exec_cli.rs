@@ -47,10 +47,12 @@ fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
     )
 }
 
-#[test]
-fn exec_jsonl_matches_the_go_corpus() {
-    let path = golden("gotemplate.jsonl");
-    let (code, stdout, stderr) = run(&["exec", "--jsonl", path.to_str().unwrap()], "");
+/// Runs `promptscope <cmd> --jsonl` over a golden file and checks every
+/// result line (less its id) against the case's `expect`; returns how many
+/// cases were checked.
+fn check_jsonl_against_golden(cmd: &str, file: &str) -> usize {
+    let path = golden(file);
+    let (code, stdout, stderr) = run(&[cmd, "--jsonl", path.to_str().unwrap()], "");
     assert_eq!(code, 0, "{stderr}");
     let cases: Vec<serde_json::Value> = std::fs::read_to_string(&path)
         .unwrap()
@@ -63,7 +65,7 @@ fn exec_jsonl_matches_the_go_corpus() {
         .collect();
     assert_eq!(cases.len(), results.len());
     let mut bad = Vec::new();
-    for (case, mut got) in cases.into_iter().zip(results) {
+    for (case, mut got) in cases.iter().zip(results) {
         assert_eq!(got["id"], case["id"]);
         got.as_object_mut().unwrap().remove("id");
         if got != case["expect"] {
@@ -79,6 +81,12 @@ fn exec_jsonl_matches_the_go_corpus() {
         bad.len(),
         bad.join("\n")
     );
+    cases.len()
+}
+
+#[test]
+fn exec_jsonl_matches_the_go_corpus() {
+    assert_eq!(check_jsonl_against_golden("exec", "gotemplate.jsonl"), 1141);
 }
 
 #[test]
@@ -131,39 +139,7 @@ fn bad_usage_is_exit_2() {
 
 #[test]
 fn render_jsonl_matches_ollama_on_every_case() {
-    let path = golden("render.jsonl");
-    let (code, stdout, stderr) = run(&["render", "--jsonl", path.to_str().unwrap()], "");
-    assert_eq!(code, 0, "{stderr}");
-    let cases: Vec<serde_json::Value> = std::fs::read_to_string(&path)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let results: Vec<serde_json::Value> = stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(cases.len(), results.len());
-    let mut bad = Vec::new();
-    let mut checked = 0;
-    for (case, mut got) in cases.into_iter().zip(results) {
-        assert_eq!(got["id"], case["id"]);
-        checked += 1;
-        got.as_object_mut().unwrap().remove("id");
-        if got != case["expect"] {
-            bad.push(format!(
-                "{}: expected {} got {}",
-                case["id"], case["expect"], got
-            ));
-        }
-    }
-    assert_eq!(checked, 1884);
-    assert!(
-        bad.is_empty(),
-        "{} mismatches:\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    assert_eq!(check_jsonl_against_golden("render", "render.jsonl"), 1884);
 }
 
 #[test]
