@@ -9,6 +9,7 @@ use std::io::{self, BufRead, Read, Write};
 use std::process::ExitCode;
 
 mod exec;
+mod generate;
 mod gguf;
 mod render;
 mod tokenize;
@@ -21,6 +22,8 @@ commands:
   gguf [--json] [--num-ctx=N] FILE   GGUF metadata: keys, tensors, sizes, memory estimate (no tensor data read)
   tokenize --gguf FILE [--jsonl] [--ollama-compat] [FILE|-]
                                      llama.cpp token ids for {\"id\",\"text\",\"add_special\",\"parse_special\"}
+  generate --gguf FILE [--json] [--debug] [CASE|-]
+                                     render a case, run the model, write Ollama's NDJSON response chunks
   help                      show this help
 ";
 
@@ -59,6 +62,7 @@ fn run(args: &[String]) -> Result<(), Failure> {
         "render" => render::run(rest),
         "gguf" => gguf::run(rest),
         "tokenize" => tokenize::run(rest),
+        "generate" => generate::run(rest),
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(())

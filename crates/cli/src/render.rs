@@ -12,9 +12,9 @@ use crate::{parse_json, write_json_line, Failure as CliFailure, Opts};
 
 /// A model's GGUF: its metadata and its vocabulary as Ollama's llama-server
 /// loads it (with Ollama's compat rewrites).
-struct Gguf {
-    file: gguf_meta::GgufFile,
-    vocab: Vocab,
+pub(crate) struct Gguf {
+    pub(crate) file: gguf_meta::GgufFile,
+    pub(crate) vocab: Vocab,
 }
 
 impl TokenCounter for Gguf {
@@ -26,7 +26,7 @@ impl TokenCounter for Gguf {
 }
 
 impl Gguf {
-    fn load(path: &str) -> Result<Gguf, String> {
+    pub(crate) fn load(path: &str) -> Result<Gguf, String> {
         let f = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
         let file =
             gguf_meta::parse(gguf_meta::SeekSource::new(f)).map_err(|e| format!("{path}: {e}"))?;
@@ -36,7 +36,7 @@ impl Gguf {
     }
 
     /// Fills what Ollama reads from the GGUF into the case's model.
-    fn apply(&self, case: &mut RenderCase) {
+    pub(crate) fn apply(&self, case: &mut RenderCase) {
         let m = &mut case.model;
         if m.chat_template.is_none() {
             m.chat_template = self
@@ -58,18 +58,22 @@ impl Gguf {
         });
     }
 
-    /// `prompt_eval_count`: the prompt as llama-server tokenizes it for
-    /// generation (Ollama's leading-BOS rule, then BOS added if the vocab
-    /// adds it, special tokens parsed).
-    fn prompt_eval_count(&self, prompt: &str, leading_bos: Option<&str>) -> Result<usize, String> {
-        let adds_bos = ollama::server::tokenizer_adds_bos(
+    /// Ollama's `tokenizerAddsBOS()` for this file.
+    pub(crate) fn adds_bos(&self) -> bool {
+        ollama::server::tokenizer_adds_bos(
             self.file.get_str("tokenizer.ggml.pre").unwrap_or(""),
             self.file.get_str("tokenizer.ggml.model").unwrap_or(""),
             self.file
                 .get("tokenizer.ggml.add_bos_token")
                 .and_then(|v| v.as_bool()),
-        );
-        let p = ollama::server::completion_prompt(prompt, leading_bos, adds_bos);
+        )
+    }
+
+    /// `prompt_eval_count`: the prompt as llama-server tokenizes it for
+    /// generation (Ollama's leading-BOS rule, then BOS added if the vocab
+    /// adds it, special tokens parsed).
+    fn prompt_eval_count(&self, prompt: &str, leading_bos: Option<&str>) -> Result<usize, String> {
+        let p = ollama::server::completion_prompt(prompt, leading_bos, self.adds_bos());
         self.vocab
             .prompt_eval_count(p)
             .map_err(|e| e.message().to_string())

@@ -64,7 +64,7 @@ fn run_case(vocab: &Vocab, case: &serde_json::Value) -> Result<(serde_json::Valu
 }
 
 /// Takes `--gguf FILE` (or `--gguf=FILE`) out of the arguments.
-fn take_gguf(args: &[String]) -> Result<(String, Vec<String>), Failure> {
+pub(crate) fn take_gguf(args: &[String], cmd: &str) -> Result<(String, Vec<String>), Failure> {
     let mut gguf = None;
     let mut rest = Vec::new();
     let mut it = args.iter();
@@ -80,13 +80,13 @@ fn take_gguf(args: &[String]) -> Result<(String, Vec<String>), Failure> {
             rest.push(a.clone());
         }
     }
-    let gguf = gguf.ok_or_else(|| Failure::Usage("tokenize needs --gguf FILE".into()))?;
+    let gguf = gguf.ok_or_else(|| Failure::Usage(format!("{cmd} needs --gguf FILE")))?;
     Ok((gguf, rest))
 }
 
 /// Runs `promptscope tokenize`.
 pub fn run(args: &[String]) -> Result<(), Failure> {
-    let (gguf, rest) = take_gguf(args)?;
+    let (gguf, rest) = take_gguf(args, "tokenize")?;
     let opts = Opts::parse(&rest, &["--jsonl", "--ollama-compat"])?;
     let vocab = load_vocab(&gguf, opts.has("--ollama-compat"))?;
     let stdout = io::stdout();

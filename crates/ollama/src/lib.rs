@@ -11,6 +11,7 @@ pub mod named;
 pub mod native;
 pub mod parsers;
 pub mod renderers;
+pub mod response;
 pub mod server;
 pub mod template;
 pub mod values;

@@ -1,0 +1,241 @@
+//! `promptscope generate --gguf FILE [--json] [--debug] [CASE|-]`: renders
+//! a case as Ollama would, then runs the model and writes Ollama's response
+//! chunks as NDJSON (`shared/spec/cli.md`).
+//!
+//! - `"_debug_render_only": true` answers like Ollama: the rendered prompt
+//!   in `_debug_info.rendered_template`, without running the model.
+//! - `options.num_predict: 0` renders and counts (`prompt_eval_count`) and
+//!   never loads the weights.
+//! - `"stream": false` in the request, or `--json`, writes one response
+//!   with the whole text.
+//! - `--debug` (Promptscope's opt-in) adds `_debug_info` to the first chunk:
+//!   the rendered prompt, the options in effect and the seed.
+
+use std::io::{self, Write};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use inference::{Generation, Model, Options, Step};
+use ollama::case::RenderCase;
+use ollama::response::{self, Chunk, Metrics};
+use ollama::server::{Endpoint, TokenCounter};
+use serde_json::{json, Value as Json};
+
+use crate::render::Gguf;
+use crate::{parse_json, write_json_line, Failure, Opts};
+
+fn now_created_at() -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos() as i128)
+        .unwrap_or(0);
+    response::created_at(nanos)
+}
+
+/// Writes `{"error": ...}` and fails with exit 1, as Ollama answers an error.
+fn engine_error(out: &mut impl Write, message: &str) -> Result<(), Failure> {
+    write_json_line(out, &response::error(message))?;
+    out.flush().ok();
+    Err(Failure::Engine)
+}
+
+/// Runs `promptscope generate`.
+pub fn run(args: &[String]) -> Result<(), Failure> {
+    let start = Instant::now();
+    let clock = || start.elapsed().as_nanos() as u64;
+    let (path, rest) = crate::tokenize::take_gguf(args, "generate")?;
+    let opts = Opts::parse(&rest, &["--json", "--debug"])?;
+    let text = opts.read_input()?;
+    let v = parse_json(&text, opts.input.as_deref().unwrap_or("standard input"))
+        .map_err(Failure::Usage)?;
+    let mut case = RenderCase::from_json(&v).map_err(Failure::Usage)?;
+    let gguf = Gguf::load(&path).map_err(Failure::Usage)?;
+    gguf.apply(&mut case);
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let request = &case.request;
+    let model_name = request["model"].as_str().unwrap_or("").to_string();
+    let flag = |k: &str| request.get(k).and_then(Json::as_bool);
+
+    let rendered = match case.render(Some(&gguf as &dyn TokenCounter)) {
+        Ok(r) => r,
+        Err(f) => return engine_error(&mut out, &f.message),
+    };
+    let endpoint = case.endpoint;
+    let Some(prompt) = rendered.prompt.clone() else {
+        // empty messages / prompt: Ollama answers that the model loaded
+        let mut c = response::chunk(
+            endpoint,
+            &Chunk {
+                model: &model_name,
+                created_at: &now_created_at(),
+                done: Some("load"),
+                ..Chunk::default()
+            },
+        );
+        if endpoint == Endpoint::Chat {
+            c["message"]["role"] = "assistant".into();
+        }
+        write_json_line(&mut out, &c)?;
+        return out.flush().map_err(|e| Failure::Usage(e.to_string()));
+    };
+    if flag("_debug_render_only") == Some(true) {
+        let r = response::debug_render_only(
+            endpoint,
+            &model_name,
+            &now_created_at(),
+            &prompt,
+            rendered.image_count,
+        );
+        write_json_line(&mut out, &r)?;
+        return out.flush().map_err(|e| Failure::Usage(e.to_string()));
+    }
+
+    let mut options = Options::defaults(4096);
+    if let Some(map) = request.get("options").and_then(Json::as_object) {
+        if let Err(e) = options.apply(map) {
+            return engine_error(&mut out, &e.to_string());
+        }
+    }
+    if options.num_thread > 0 {
+        inference::threads::set_threads(options.num_thread as usize);
+    }
+    let completion = ollama::server::completion_prompt(
+        &prompt,
+        rendered.explain.leading_bos.as_deref(),
+        gguf.adds_bos(),
+    );
+    let tokens = match inference::generate::prompt_tokens(
+        &gguf.vocab,
+        completion,
+        &options,
+        gguf.adds_bos(),
+        flag("truncate") != Some(false),
+        flag("shift") != Some(false),
+    ) {
+        Ok(t) => t,
+        Err(e) => return engine_error(&mut out, &e.to_string()),
+    };
+    let stream = flag("stream") != Some(false) && !opts.has("--json");
+    let debug = opts.has("--debug").then(|| {
+        json!({"rendered_template": prompt, "options": options.to_json(), "prompt_tokens": tokens.ids.len()})
+    });
+    let raw = endpoint == Endpoint::Generate && flag("raw") == Some(true);
+    let context = |text: &str| -> Option<Vec<u32>> {
+        (endpoint == Endpoint::Generate && !raw)
+            .then(|| {
+                gguf.vocab
+                    .tokenize(&format!("{prompt}{text}"), false, true)
+                    .ok()
+            })
+            .flatten()
+    };
+
+    let mut chunks: Vec<Json> = Vec::new();
+    let mut emit = |out: &mut io::BufWriter<io::StdoutLock>, c: Json| -> Result<(), Failure> {
+        if stream {
+            write_json_line(out, &c)?;
+            out.flush().map_err(|e| Failure::Usage(e.to_string()))?;
+        } else {
+            chunks.push(c);
+        }
+        Ok(())
+    };
+
+    if options.num_predict == 0 {
+        // render and count: the model never runs
+        let ctx = context("");
+        let metrics = Metrics {
+            total_duration: clock(),
+            prompt_eval_count: tokens.ids.len(),
+            ..Metrics::default()
+        };
+        let mut c = response::chunk(
+            endpoint,
+            &Chunk {
+                model: &model_name,
+                created_at: &now_created_at(),
+                done: Some("length"),
+                metrics,
+                context: ctx.as_deref(),
+                debug: debug.clone(),
+                ..Chunk::default()
+            },
+        );
+        if let Some(d) = &debug {
+            c["_debug_info"] = d.clone();
+        }
+        emit(&mut out, c)?;
+    } else {
+        let load_start = clock();
+        let bytes =
+            std::fs::read(&path).map_err(|e| Failure::Usage(format!("cannot read {path}: {e}")))?;
+        let mut model = match Model::from_bytes(&bytes) {
+            Ok(m) => m,
+            Err(e) => return engine_error(&mut out, &e.to_string()),
+        };
+        drop(bytes);
+        let load_duration = clock() - load_start;
+        let seed = (SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0)
+            & 0xFFFF_FFFE) as u32;
+        let mut g = match Generation::start(&mut model, &tokens.ids, &options, seed, &clock) {
+            Ok(g) => g,
+            Err(e) => return engine_error(&mut out, &e.to_string()),
+        };
+        let mut debug = debug.map(|mut d| {
+            d["seed"] = g.seed().into();
+            d
+        });
+        let reason = loop {
+            match g.step(&mut model, &gguf.vocab, &clock) {
+                Ok(Step::Text(t)) if t.is_empty() => {}
+                Ok(Step::Text(t)) => {
+                    let c = response::chunk(
+                        endpoint,
+                        &Chunk {
+                            model: &model_name,
+                            created_at: &now_created_at(),
+                            content: &t,
+                            debug: debug.take(),
+                            ..Chunk::default()
+                        },
+                    );
+                    emit(&mut out, c)?;
+                }
+                Ok(Step::Done(r)) => break r,
+                Err(e) => return engine_error(&mut out, &e.to_string()),
+            }
+        };
+        let t = g.timings();
+        let ctx = context(g.text());
+        let metrics = Metrics {
+            total_duration: clock(),
+            load_duration,
+            prompt_eval_count: t.prompt_eval_count,
+            prompt_eval_duration: t.prompt_eval_duration,
+            eval_count: t.eval_count,
+            eval_duration: t.eval_duration,
+        };
+        let c = response::chunk(
+            endpoint,
+            &Chunk {
+                model: &model_name,
+                created_at: &now_created_at(),
+                done: Some(reason.as_str()),
+                metrics,
+                context: ctx.as_deref(),
+                debug: debug.take(),
+                ..Chunk::default()
+            },
+        );
+        emit(&mut out, c)?;
+    }
+    if !stream {
+        if let Some(one) = response::aggregate(endpoint, &chunks) {
+            write_json_line(&mut out, &one)?;
+        }
+    }
+    out.flush().map_err(|e| Failure::Usage(e.to_string()))
+}

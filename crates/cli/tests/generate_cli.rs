@@ -1,0 +1,226 @@
+//! `promptscope generate` on SmolLM2-135M-Instruct Q4_1: Ollama's response
+//! shapes, `prompt_eval_count` equal to llama.cpp's, greedy text.
+//!
+//! The case is the second prompt of `crates/inference/tests/golden/
+//! smollm2-greedy.jsonl` (recorded from llama.cpp): SmolLM2's chat template
+//! renders this conversation to exactly that text, so its llama.cpp token
+//! count and greedy continuation are known.
+
+use serde_json::{json, Value};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_promptscope"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.as_bytes().to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The llama.cpp golden: (prompt text, prompt ids).
+fn golden() -> (String, usize) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../inference/tests/golden/smollm2-greedy.jsonl");
+    let line = std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let v: Value = serde_json::from_str(&line).unwrap();
+    (
+        v["prompt"].as_str().unwrap().to_string(),
+        v["prompt_ids"].as_array().unwrap().len(),
+    )
+}
+
+fn case(extra: Value, options: Value) -> String {
+    let mut request = json!({
+        "model": "smollm2",
+        "messages": [
+            {"role": "system", "content": "You are a helpful assistant."},
+            {"role": "user", "content": "What is the capital of Japan?"}
+        ],
+        "options": options,
+    });
+    for (k, v) in extra.as_object().unwrap() {
+        request[k] = v.clone();
+    }
+    json!({"endpoint": "chat", "model": {"name": "smollm2"}, "request": request}).to_string()
+}
+
+fn lines(stdout: &str) -> Vec<Value> {
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn keys(v: &Value) -> Vec<&str> {
+    v.as_object().unwrap().keys().map(String::as_str).collect()
+}
+
+#[test]
+fn num_predict_zero_counts_like_llama_cpp_without_running() {
+    let Some(gguf) = testkit::smollm2("generate --num_predict 0") else {
+        return;
+    };
+    let (_, want) = golden();
+    let (code, out, err) = run(
+        &["generate", "--gguf", gguf.to_str().unwrap()],
+        &case(json!({}), json!({"num_predict": 0})),
+    );
+    assert_eq!(code, 0, "{err}");
+    let l = lines(&out);
+    assert_eq!(l.len(), 1);
+    assert_eq!(
+        keys(&l[0]),
+        [
+            "model",
+            "created_at",
+            "message",
+            "done",
+            "done_reason",
+            "total_duration",
+            "prompt_eval_count"
+        ]
+    );
+    assert_eq!(l[0]["prompt_eval_count"], want);
+    assert_eq!(l[0]["done"], true);
+    assert_eq!(l[0]["done_reason"], "length");
+    assert_eq!(l[0]["message"], json!({"role": "assistant", "content": ""}));
+}
+
+#[test]
+fn debug_render_only_answers_like_ollama() {
+    let Some(gguf) = testkit::smollm2("generate _debug_render_only") else {
+        return;
+    };
+    let (prompt, _) = golden();
+    let (code, out, err) = run(
+        &["generate", "--gguf", gguf.to_str().unwrap()],
+        &case(json!({"_debug_render_only": true}), json!({})),
+    );
+    assert_eq!(code, 0, "{err}");
+    let l = lines(&out);
+    assert_eq!(l.len(), 1);
+    assert_eq!(
+        keys(&l[0]),
+        ["model", "created_at", "message", "done", "_debug_info"]
+    );
+    assert_eq!(l[0]["message"], json!({"role": "", "content": ""}));
+    assert_eq!(l[0]["done"], false);
+    assert_eq!(l[0]["_debug_info"], json!({"rendered_template": prompt}));
+}
+
+#[test]
+fn greedy_chat_streams_ollama_chunks() {
+    let Some(gguf) = testkit::smollm2("generate greedy") else {
+        return;
+    };
+    let (_, n_prompt) = golden();
+    let (code, out, err) = run(
+        &["generate", "--gguf", gguf.to_str().unwrap(), "--debug"],
+        &case(json!({}), json!({"temperature": 0, "num_predict": 64})),
+    );
+    assert_eq!(code, 0, "{err}");
+    let l = lines(&out);
+    let text: String = l
+        .iter()
+        .map(|c| c["message"]["content"].as_str().unwrap())
+        .collect();
+    assert_eq!(text, "The capital of Japan is Tokyo.");
+    // the opt-in debug output rides on the first chunk
+    assert_eq!(l[0]["_debug_info"]["prompt_tokens"], n_prompt);
+    assert_eq!(l[0]["_debug_info"]["options"]["temperature"], 0.0);
+    for c in &l[..l.len() - 1] {
+        assert_eq!(c["done"], false);
+        assert_eq!(c["message"]["role"], "assistant");
+    }
+    let last = l.last().unwrap();
+    assert_eq!(
+        keys(last),
+        [
+            "model",
+            "created_at",
+            "message",
+            "done",
+            "done_reason",
+            "total_duration",
+            "load_duration",
+            "prompt_eval_count",
+            "prompt_eval_duration",
+            "eval_count",
+            "eval_duration"
+        ]
+    );
+    assert_eq!(last["done_reason"], "stop");
+    assert_eq!(last["prompt_eval_count"], n_prompt);
+    // seven text tokens and <|im_end|>, which llama-server counts
+    assert_eq!(last["eval_count"], 8);
+    let total = last["total_duration"].as_u64().unwrap();
+    let parts = ["load_duration", "prompt_eval_duration", "eval_duration"]
+        .map(|k| last[k].as_u64().unwrap());
+    assert!(parts.iter().sum::<u64>() <= total, "{last}");
+}
+
+#[test]
+fn generate_endpoint_unstreamed_has_context() {
+    let Some(gguf) = testkit::smollm2("generate stream false") else {
+        return;
+    };
+    let c = json!({"endpoint": "generate", "model": {"name": "smollm2"},
+        "request": {"model": "smollm2", "prompt": "The quick brown fox", "raw": true, "stream": false,
+                    "options": {"temperature": 0, "num_predict": 5}}});
+    let (code, out, err) = run(
+        &["generate", "--gguf", gguf.to_str().unwrap()],
+        &c.to_string(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let l = lines(&out);
+    assert_eq!(l.len(), 1);
+    assert_eq!(l[0]["response"], " with a quick brown bear");
+    assert_eq!(l[0]["done_reason"], "length");
+    assert_eq!(l[0]["eval_count"], 5);
+    // raw mode: no context
+    assert!(l[0].get("context").is_none());
+    let c2 = c.to_string().replace(r#""raw":true,"#, "");
+    let (code, out, _) = run(&["generate", "--gguf", gguf.to_str().unwrap()], &c2);
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    assert!(v["context"].as_array().is_some_and(|a| !a.is_empty()));
+}
+
+#[test]
+fn bad_options_are_ollamas_errors() {
+    let Some(gguf) = testkit::smollm2("generate bad options") else {
+        return;
+    };
+    let (code, out, _) = run(
+        &["generate", "--gguf", gguf.to_str().unwrap()],
+        &case(json!({}), json!({"num_predict": "ten"})),
+    );
+    assert_eq!(code, 1);
+    assert_eq!(
+        out.trim(),
+        r#"{"error":"option \"num_predict\" must be of type integer"}"#
+    );
+    let (code, _, err) = run(&["generate"], "{}");
+    assert_eq!(code, 2);
+    assert!(err.contains("generate needs --gguf FILE"), "{err}");
+}

@@ -1,0 +1,307 @@
+//! The llama-style decoder (`llama`, `qwen2`, `qwen3` in llama.cpp's
+//! terms): RMS norm, rotary attention with grouped KV heads, SwiGLU, on
+//! candle tensors with this crate's quantized matrix products.
+//!
+//! Where llama.cpp's CPU graph rounds (its default KV cache is f16, so K,
+//! V, the queries multiplied with K and the attention weights multiplied
+//! with V pass through f16), this graph rounds the same values, so that the
+//! logits agree with llama.cpp's to a few ulps of f16 and greedy decoding
+//! picks the same tokens.
+
+use crate::error::Error;
+use crate::model::{Meta, Tensors};
+use candle_core::quantized::{QMatMul, QTensor};
+use candle_core::{DType, Device, IndexOp, Module, Tensor};
+use candle_nn::kv_cache::KvCache;
+use std::io::{Read, Seek};
+use std::sync::Arc;
+
+struct Layer {
+    attn_norm: Tensor,
+    wq: QMatMul,
+    wk: QMatMul,
+    wv: QMatMul,
+    wo: QMatMul,
+    bq: Option<Tensor>,
+    bk: Option<Tensor>,
+    bv: Option<Tensor>,
+    q_norm: Option<Tensor>,
+    k_norm: Option<Tensor>,
+    ffn_norm: Tensor,
+    w_gate: QMatMul,
+    w_up: QMatMul,
+    w_down: QMatMul,
+    kv: KvCache,
+}
+
+/// Rotary embedding layout: llama.cpp's `NORM` rotates adjacent pairs,
+/// `NEOX` rotates the two halves.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Rope {
+    Norm,
+    Neox,
+}
+
+pub(crate) struct Decoder {
+    embed: Embedding,
+    layers: Vec<Layer>,
+    norm: Tensor,
+    output: QMatMul,
+    eps: f32,
+    n_head: usize,
+    n_kv_head: usize,
+    head_dim: usize,
+    rope: Rope,
+    freq_base: f32,
+    freq_factors: Option<Vec<f32>>,
+    cos: Tensor,
+    sin: Tensor,
+    device: Device,
+}
+
+/// The token embedding table, kept quantized: rows are dequantized per
+/// lookup. Models without `output.weight` share it as the output matrix.
+struct Embedding {
+    table: Arc<QTensor>,
+    width: usize,
+}
+
+impl Embedding {
+    fn lookup(&self, ids: &[u32], device: &Device) -> candle_core::Result<Tensor> {
+        let ids_t = Tensor::new(ids, device)?;
+        self.table
+            .embedding(&ids_t)?
+            .reshape((1, ids.len(), self.width))
+    }
+}
+
+fn err(e: candle_core::Error) -> Error {
+    Error::Run(e.to_string())
+}
+
+impl Decoder {
+    pub fn load<R: Read + Seek>(meta: &Meta, t: &mut Tensors<R>) -> Result<Decoder, Error> {
+        let arch = meta.arch.as_str();
+        if meta.opt_usize("expert_count")?.unwrap_or(0) > 0 {
+            return Err(Error::Unsupported(format!(
+                "mixture-of-experts {arch} models cannot run here"
+            )));
+        }
+        let width = meta.usize("embedding_length")?;
+        let n_layer = meta.usize("block_count")?;
+        let n_head = meta.usize("attention.head_count")?;
+        let n_kv_head = meta.opt_usize("attention.head_count_kv")?.unwrap_or(n_head);
+        if n_head == 0 || n_kv_head == 0 || n_head % n_kv_head != 0 {
+            return Err(Error::load(format!(
+                "{arch}: {n_head} attention heads cannot share {n_kv_head} KV heads"
+            )));
+        }
+        let head_dim = match meta.opt_usize("attention.key_length")? {
+            Some(k) => k,
+            None => width / n_head,
+        };
+        let rope_dim = meta.opt_usize("rope.dimension_count")?.unwrap_or(head_dim);
+        if rope_dim != head_dim || head_dim % 2 != 0 || head_dim == 0 {
+            return Err(Error::Unsupported(format!(
+                "{arch}: rotary dimension {rope_dim} with head size {head_dim}"
+            )));
+        }
+        let eps = meta
+            .opt_f32("attention.layer_norm_rms_epsilon")?
+            .unwrap_or(1e-5);
+        let freq_base = meta.opt_f32("rope.freq_base")?.unwrap_or(10_000.0);
+        let rope = if arch == "llama" {
+            Rope::Norm
+        } else {
+            Rope::Neox
+        };
+        let freq_factors = if t.has("rope_freqs.weight") {
+            Some(
+                t.f32("rope_freqs.weight")?
+                    .flatten_all()
+                    .and_then(|x| x.to_vec1::<f32>())
+                    .map_err(err)?,
+            )
+        } else {
+            None
+        };
+        let table = Arc::new(t.q("token_embd.weight")?);
+        let output = if t.has("output.weight") {
+            QMatMul::from_qtensor(t.q("output.weight")?)
+        } else {
+            QMatMul::from_arc(table.clone())
+        }
+        .map_err(err)?;
+        let mut layers = Vec::with_capacity(n_layer);
+        for i in 0..n_layer {
+            let p = format!("blk.{i}");
+            let opt = |t: &mut Tensors<R>, name: &str| -> Result<Option<Tensor>, Error> {
+                let full = format!("{p}.{name}");
+                if t.has(&full) {
+                    t.f32(&full).map(Some)
+                } else {
+                    Ok(None)
+                }
+            };
+            let mm = |t: &mut Tensors<R>, name: &str| -> Result<QMatMul, Error> {
+                let q = t.q(&format!("{p}.{name}"))?;
+                QMatMul::from_qtensor(q).map_err(err)
+            };
+            layers.push(Layer {
+                attn_norm: t.f32(&format!("{p}.attn_norm.weight"))?,
+                wq: mm(t, "attn_q.weight")?,
+                wk: mm(t, "attn_k.weight")?,
+                wv: mm(t, "attn_v.weight")?,
+                wo: mm(t, "attn_output.weight")?,
+                bq: opt(t, "attn_q.bias")?,
+                bk: opt(t, "attn_k.bias")?,
+                bv: opt(t, "attn_v.bias")?,
+                q_norm: opt(t, "attn_q_norm.weight")?,
+                k_norm: opt(t, "attn_k_norm.weight")?,
+                ffn_norm: t.f32(&format!("{p}.ffn_norm.weight"))?,
+                w_gate: mm(t, "ffn_gate.weight")?,
+                w_up: mm(t, "ffn_up.weight")?,
+                w_down: mm(t, "ffn_down.weight")?,
+                kv: KvCache::new(2, 256),
+            });
+        }
+        let norm = t.f32("output_norm.weight")?;
+        let device = t.device.clone();
+        let mut d = Decoder {
+            embed: Embedding { table, width },
+            layers,
+            norm,
+            output,
+            eps,
+            n_head,
+            n_kv_head,
+            head_dim,
+            rope,
+            freq_base,
+            freq_factors,
+            cos: Tensor::zeros((0, head_dim / 2), DType::F32, &device).map_err(err)?,
+            sin: Tensor::zeros((0, head_dim / 2), DType::F32, &device).map_err(err)?,
+            device,
+        };
+        d.ensure_rope(512).map_err(err)?;
+        Ok(d)
+    }
+
+    /// Grows the cos/sin tables to cover positions `0..len`, computed as
+    /// ggml's rope cache does: `θ = p · base^(-2i/d)` by repeated f32
+    /// multiplication, divided by the `rope_freqs` factor where the model
+    /// has one.
+    fn ensure_rope(&mut self, len: usize) -> candle_core::Result<()> {
+        let have = self.cos.dim(0)?;
+        if have >= len {
+            return Ok(());
+        }
+        let len = len.max(have * 2);
+        let half = self.head_dim / 2;
+        let scale = self.freq_base.powf(-2.0 / self.head_dim as f32);
+        let mut cos = Vec::with_capacity(len * half);
+        let mut sin = Vec::with_capacity(len * half);
+        for p in 0..len {
+            let mut theta = p as f32;
+            for i in 0..half {
+                let ff = self
+                    .freq_factors
+                    .as_ref()
+                    .and_then(|f| f.get(i))
+                    .copied()
+                    .unwrap_or(1.0);
+                let th = theta / ff;
+                cos.push(th.cos());
+                sin.push(th.sin());
+                theta *= scale;
+            }
+        }
+        self.cos = Tensor::from_vec(cos, (len, half), &self.device)?;
+        self.sin = Tensor::from_vec(sin, (len, half), &self.device)?;
+        Ok(())
+    }
+
+    pub fn reset(&mut self) {
+        for l in &mut self.layers {
+            l.kv.reset();
+        }
+    }
+
+    pub fn forward(&mut self, ids: &[u32], pos: usize) -> candle_core::Result<Tensor> {
+        let n = ids.len();
+        self.ensure_rope(pos + n)?;
+        let mut x = self.embed.lookup(ids, &self.device)?;
+        let cos = self.cos.narrow(0, pos, n)?;
+        let sin = self.sin.narrow(0, pos, n)?;
+        let mask = if n > 1 {
+            let t = pos + n;
+            let m: Vec<f32> = (0..n)
+                .flat_map(|i| {
+                    (0..t).map(move |j| if j > pos + i { f32::NEG_INFINITY } else { 0.0 })
+                })
+                .collect();
+            Some(Tensor::from_vec(m, (1, 1, n, t), &self.device)?)
+        } else {
+            None
+        };
+        let scale = 1.0 / (self.head_dim as f64).sqrt();
+        let (nh, nkv, hd) = (self.n_head, self.n_kv_head, self.head_dim);
+        for l in &mut self.layers {
+            let h = candle_nn::ops::rms_norm(&x, &l.attn_norm, self.eps)?;
+            let proj =
+                |w: &QMatMul, b: &Option<Tensor>, heads: usize| -> candle_core::Result<Tensor> {
+                    let mut y = w.forward(&h)?;
+                    if let Some(b) = b {
+                        y = y.broadcast_add(b)?;
+                    }
+                    y.reshape((1, n, heads, hd))?.transpose(1, 2)?.contiguous()
+                };
+            let mut q = proj(&l.wq, &l.bq, nh)?;
+            let mut k = proj(&l.wk, &l.bk, nkv)?;
+            let v = proj(&l.wv, &l.bv, nkv)?;
+            if let Some(w) = &l.q_norm {
+                q = candle_nn::ops::rms_norm(&q, w, self.eps)?;
+            }
+            if let Some(w) = &l.k_norm {
+                k = candle_nn::ops::rms_norm(&k, w, self.eps)?;
+            }
+            let (q, k) = match self.rope {
+                Rope::Norm => (
+                    candle_nn::rotary_emb::rope_i(&q, &cos, &sin)?,
+                    candle_nn::rotary_emb::rope_i(&k, &cos, &sin)?,
+                ),
+                Rope::Neox => (
+                    candle_nn::rotary_emb::rope(&q, &cos, &sin)?,
+                    candle_nn::rotary_emb::rope(&k, &cos, &sin)?,
+                ),
+            };
+            // llama.cpp's KV cache holds f16
+            let k = f16_round(&k)?;
+            let v = f16_round(&v)?;
+            let (k, v) = l.kv.append(&k, &v)?;
+            let k = candle_transformers::utils::repeat_kv(k, nh / nkv)?.contiguous()?;
+            let v = candle_transformers::utils::repeat_kv(v, nh / nkv)?.contiguous()?;
+            let q = f16_round(&q)?;
+            let mut att = (q.matmul(&k.t()?)? * scale)?;
+            if let Some(m) = &mask {
+                att = att.broadcast_add(m)?;
+            }
+            let att = f16_round(&candle_nn::ops::softmax_last_dim(&att)?)?;
+            let y = att.matmul(&v)?.transpose(1, 2)?.reshape((1, n, nh * hd))?;
+            x = (x + l.wo.forward(&y)?)?;
+            let h = candle_nn::ops::rms_norm(&x, &l.ffn_norm, self.eps)?;
+            let g = candle_nn::ops::silu(&l.w_gate.forward(&h)?)?;
+            let u = l.w_up.forward(&h)?;
+            x = (x + l.w_down.forward(&(g * u)?)?)?;
+        }
+        let last = x.i((.., n - 1, ..))?.contiguous()?;
+        let last = candle_nn::ops::rms_norm(&last, &self.norm, self.eps)?;
+        self.output.forward(&last)?.flatten_all()
+    }
+}
+
+/// Rounds to f16 and back: what llama.cpp's f16 KV cache and its f16
+/// matrix products do to K, V, the queries and the attention weights.
+fn f16_round(t: &Tensor) -> candle_core::Result<Tensor> {
+    t.to_dtype(DType::F16)?.to_dtype(DType::F32)
+}

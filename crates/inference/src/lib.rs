@@ -1,0 +1,24 @@
+//! Runs small quantized GGUF models with candle on the CPU, the way Ollama's
+//! llama-server runs them: prompt tokens from Promptscope's llama.cpp-exact
+//! tokenizer, llama.cpp's sampler chain with Ollama's options and defaults,
+//! stop strings and EOS handling, and the counts and durations Ollama
+//! reports.
+//!
+//! APIs take bytes (or any `Read + Seek`) and strings; the crate does no
+//! file or network I/O and reads no clock (callers pass one), so the same
+//! code runs natively and in a Web Worker (wasm32 with `simd128`).
+
+mod decoder;
+pub mod error;
+pub mod generate;
+pub mod model;
+pub mod options;
+pub mod quant;
+pub mod sampler;
+mod simd;
+pub mod threads;
+
+pub use error::Error;
+pub use generate::{DoneReason, Generation, PromptTokens, Step, Timings};
+pub use model::Model;
+pub use options::Options;

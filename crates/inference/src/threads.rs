@@ -1,0 +1,53 @@
+//! How many threads the matrix products use natively. wasm32 always runs
+//! on the calling thread (a page without cross-origin isolation has no
+//! shared memory).
+
+#[cfg(not(target_arch = "wasm32"))]
+use std::sync::{Mutex, OnceLock};
+
+#[cfg(not(target_arch = "wasm32"))]
+static POOL: OnceLock<Mutex<Option<std::sync::Arc<rayon::ThreadPool>>>> = OnceLock::new();
+
+/// Sets the number of threads; 0 means one per available core. candle's own
+/// operations follow `RAYON_NUM_THREADS`, which this also sets when it has
+/// not been set.
+pub fn set_threads(n: usize) {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let n = if n == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            n
+        };
+        let pool = if n > 1 {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .ok()
+                .map(std::sync::Arc::new)
+        } else {
+            None
+        };
+        *POOL
+            .get_or_init(|| Mutex::new(None))
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = pool;
+    }
+    #[cfg(target_arch = "wasm32")]
+    let _ = n;
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn pool() -> Option<std::sync::Arc<rayon::ThreadPool>> {
+    POOL.get_or_init(|| {
+        let n = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let pool = (n > 1)
+            .then(|| rayon::ThreadPoolBuilder::new().num_threads(n).build().ok())
+            .flatten()
+            .map(std::sync::Arc::new);
+        Mutex::new(pool)
+    })
+    .lock()
+    .unwrap_or_else(|e| e.into_inner())
+    .clone()
+}
