@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every check of the project, in order:
-#   setup, cargo fmt --check, clippy (native crates, and the app for wasm32),
+#   setup, cargo fmt --check, clippy (native crates, and the app and the
+#   inference crate for wasm32),
 #   cargo test (native crates, and the app's logic library), trunk build
 #   --release (into dist/), and the browser end-to-end tests (node --test +
 #   playwright-core + Debian Chromium).
@@ -79,6 +80,8 @@ fi
 step fmt cargo fmt --all -- --check
 step clippy-native cargo clippy --workspace --exclude promptscope-app --all-targets -- -D warnings
 step clippy-wasm cargo clippy --target wasm32-unknown-unknown -p promptscope-app --all-targets -- -D warnings
+# the inference crate must keep building for the browser (simd128 kernels)
+step clippy-wasm-inference cargo clippy --target wasm32-unknown-unknown -p promptscope-inference --lib -- -D warnings
 step test-native cargo test --workspace --exclude promptscope-app
 # The app's pure logic (state, share links, curl, highlighting, messages,
 # examples, the engine call) is a library without Leptos: its tests run natively.

@@ -541,3 +541,108 @@ pub(crate) mod kernels {
         dot_q8_0_scalar(xs, ys)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use candle_core::quantized::{QStorage, QTensor};
+    use candle_core::Device;
+
+    /// Deterministic bytes of `n` blocks of `kind` with sane f16 scales.
+    fn blocks(kind: Kind, n: usize, seed: u32) -> Vec<u8> {
+        let mut x = seed;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        let mut out = Vec::new();
+        for _ in 0..n {
+            let scale = to_h(0.001 + (next() % 1000) as f32 / 50_000.0).to_le_bytes();
+            let min = to_h(-((next() % 1000) as f32) / 20_000.0).to_le_bytes();
+            match kind {
+                Kind::Q4_0 => out.extend_from_slice(&scale),
+                Kind::Q4_1 => {
+                    out.extend_from_slice(&scale);
+                    out.extend_from_slice(&min);
+                }
+                Kind::Q8_0 => out.extend_from_slice(&scale),
+            }
+            let qs = if kind == Kind::Q8_0 { 32 } else { 16 };
+            out.extend((0..qs).map(|_| next() as u8));
+        }
+        out
+    }
+
+    fn activations(n: usize) -> Vec<f32> {
+        (0..n)
+            .map(|i| ((i * 7919) % 257) as f32 / 64.0 - 2.0)
+            .collect()
+    }
+
+    #[test]
+    fn dequantization_equals_candles() {
+        for (kind, dtype) in [
+            (Kind::Q4_0, GgmlDType::Q4_0),
+            (Kind::Q4_1, GgmlDType::Q4_1),
+            (Kind::Q8_0, GgmlDType::Q8_0),
+        ] {
+            let bytes = blocks(kind, 24, 7);
+            let ours = FastStorage::from_bytes(kind, &bytes).unwrap();
+            let mut got = vec![0f32; 24 * QK];
+            ours.dequantize_blocks(0, 24, &mut got);
+            let theirs =
+                QStorage::from_data(std::borrow::Cow::Borrowed(&bytes), &Device::Cpu, dtype)
+                    .unwrap();
+            let want: Vec<f32> = QTensor::new(theirs, (24 * QK,))
+                .unwrap()
+                .dequantize(&Device::Cpu)
+                .unwrap()
+                .to_vec1()
+                .unwrap();
+            assert_eq!(got, want, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn simd_dots_agree_with_the_scalar_arithmetic() {
+        let k = 8 * QK;
+        let mut ys = Vec::new();
+        quantize_q8(&activations(k), &mut ys);
+        for kind in [Kind::Q4_0, Kind::Q4_1, Kind::Q8_0] {
+            let s = FastStorage::from_bytes(kind, &blocks(kind, 8, 11)).unwrap();
+            let fast = s.dot(0, &ys);
+            let slow = match &s.blocks {
+                Blocks::Q4_0(b) => kernels::dot_q4_0_scalar(b, &ys),
+                Blocks::Q4_1(b) => kernels::dot_q4_1_scalar(b, &ys),
+                Blocks::Q8_0(b) => kernels::dot_q8_0_scalar(b, &ys),
+            };
+            // the same integer block sums; only the f32 summation order differs
+            assert!(
+                (fast - slow).abs() <= 1e-5 * slow.abs().max(1.0),
+                "{kind:?}: {fast} vs {slow}"
+            );
+        }
+    }
+
+    #[test]
+    fn matmul_handles_several_rows_and_bad_shapes() {
+        let (m, k, n) = (3, 2 * QK, 5);
+        let s = FastStorage::from_bytes(Kind::Q4_1, &blocks(Kind::Q4_1, n * 2, 3)).unwrap();
+        let lhs = activations(m * k);
+        let mut dst = vec![0f32; m * n];
+        s.matmul_t((m, k, n), &lhs, &mut dst).unwrap();
+        for i in 0..m {
+            let mut ys = Vec::new();
+            quantize_q8(&lhs[i * k..(i + 1) * k], &mut ys);
+            for j in 0..n {
+                assert_eq!(dst[i * n + j], s.dot(j * 2, &ys));
+            }
+        }
+        assert!(s
+            .matmul_t((m, k, n + 1), &lhs, &mut vec![0f32; m * (n + 1)])
+            .is_err());
+        assert!(FastStorage::from_bytes(Kind::Q4_1, &[0u8; 21]).is_err());
+    }
+}
