@@ -8,30 +8,30 @@
 //! logits agree with llama.cpp's to a few ulps of f16 and greedy decoding
 //! picks the same tokens.
 
+use crate::attention;
 use crate::error::Error;
 use crate::model::{Meta, Tensors};
 use candle_core::quantized::{QMatMul, QTensor};
-use candle_core::{DType, Device, IndexOp, Module, Tensor};
-use candle_nn::kv_cache::KvCache;
+use candle_core::{DType, Device, Module, Tensor};
 use std::io::{Read, Seek};
 use std::sync::Arc;
 
 struct Layer {
-    attn_norm: Tensor,
+    attn_norm: Vec<f32>,
     wq: QMatMul,
     wk: QMatMul,
     wv: QMatMul,
     wo: QMatMul,
-    bq: Option<Tensor>,
-    bk: Option<Tensor>,
-    bv: Option<Tensor>,
-    q_norm: Option<Tensor>,
-    k_norm: Option<Tensor>,
-    ffn_norm: Tensor,
+    bq: Option<Vec<f32>>,
+    bk: Option<Vec<f32>>,
+    bv: Option<Vec<f32>>,
+    q_norm: Option<Vec<f32>>,
+    k_norm: Option<Vec<f32>>,
+    ffn_norm: Vec<f32>,
     w_gate: QMatMul,
     w_up: QMatMul,
     w_down: QMatMul,
-    kv: KvCache,
+    kv: attention::KvCache,
 }
 
 /// Rotary embedding layout: llama.cpp's `NORM` rotates adjacent pairs,
@@ -45,7 +45,7 @@ enum Rope {
 pub(crate) struct Decoder {
     embed: Embedding,
     layers: Vec<Layer>,
-    norm: Tensor,
+    norm: Vec<f32>,
     output: QMatMul,
     eps: f32,
     n_head: usize,
@@ -135,10 +135,10 @@ impl Decoder {
         let mut layers = Vec::with_capacity(n_layer);
         for i in 0..n_layer {
             let p = format!("blk.{i}");
-            let opt = |t: &mut Tensors<R>, name: &str| -> Result<Option<Tensor>, Error> {
+            let opt = |t: &mut Tensors<R>, name: &str| -> Result<Option<Vec<f32>>, Error> {
                 let full = format!("{p}.{name}");
                 if t.has(&full) {
-                    t.f32(&full).map(Some)
+                    t.vec(&full).map(Some)
                 } else {
                     Ok(None)
                 }
@@ -148,7 +148,7 @@ impl Decoder {
                 QMatMul::from_qtensor(q).map_err(err)
             };
             layers.push(Layer {
-                attn_norm: t.f32(&format!("{p}.attn_norm.weight"))?,
+                attn_norm: t.vec(&format!("{p}.attn_norm.weight"))?,
                 wq: mm(t, "attn_q.weight")?,
                 wk: mm(t, "attn_k.weight")?,
                 wv: mm(t, "attn_v.weight")?,
@@ -158,14 +158,14 @@ impl Decoder {
                 bv: opt(t, "attn_v.bias")?,
                 q_norm: opt(t, "attn_q_norm.weight")?,
                 k_norm: opt(t, "attn_k_norm.weight")?,
-                ffn_norm: t.f32(&format!("{p}.ffn_norm.weight"))?,
+                ffn_norm: t.vec(&format!("{p}.ffn_norm.weight"))?,
                 w_gate: mm(t, "ffn_gate.weight")?,
                 w_up: mm(t, "ffn_up.weight")?,
                 w_down: mm(t, "ffn_down.weight")?,
-                kv: KvCache::new(2, 256),
+                kv: attention::KvCache::default(),
             });
         }
-        let norm = t.f32("output_norm.weight")?;
+        let norm = t.vec("output_norm.weight")?;
         let device = t.device.clone();
         let mut d = Decoder {
             embed: Embedding { table, width },
@@ -223,85 +223,88 @@ impl Decoder {
 
     pub fn reset(&mut self) {
         for l in &mut self.layers {
-            l.kv.reset();
+            l.kv.clear();
         }
     }
 
     pub fn forward(&mut self, ids: &[u32], pos: usize) -> candle_core::Result<Tensor> {
         let n = ids.len();
         self.ensure_rope(pos + n)?;
-        let mut x = self.embed.lookup(ids, &self.device)?;
-        let cos = self.cos.narrow(0, pos, n)?;
-        let sin = self.sin.narrow(0, pos, n)?;
-        let mask = if n > 1 {
-            let t = pos + n;
-            let m: Vec<f32> = (0..n)
-                .flat_map(|i| {
-                    (0..t).map(move |j| if j > pos + i { f32::NEG_INFINITY } else { 0.0 })
-                })
-                .collect();
-            Some(Tensor::from_vec(m, (1, 1, n, t), &self.device)?)
-        } else {
-            None
-        };
-        let scale = 1.0 / (self.head_dim as f64).sqrt();
+        let dev = self.device.clone();
+        let width = self.embed.width;
+        let mut x: Vec<f32> = self.embed.lookup(ids, &dev)?.flatten_all()?.to_vec1()?;
+        let half = self.head_dim / 2;
+        let cos: Vec<f32> = self.cos.narrow(0, pos, n)?.flatten_all()?.to_vec1()?;
+        let sin: Vec<f32> = self.sin.narrow(0, pos, n)?.flatten_all()?.to_vec1()?;
         let (nh, nkv, hd) = (self.n_head, self.n_kv_head, self.head_dim);
+        let dims = attention::Dims {
+            n_head: nh,
+            n_kv_head: nkv,
+            head_dim: hd,
+        };
+        let neox = self.rope == Rope::Neox;
+        let eps = self.eps;
+        // a matrix product on candle: rows of `cols` values in, a vector out
+        let mm = |w: &QMatMul, v: &[f32], cols: usize| -> candle_core::Result<Vec<f32>> {
+            let t = Tensor::from_slice(v, (1, v.len() / cols, cols), &dev)?;
+            w.forward(&t)?.flatten_all()?.to_vec1()
+        };
         for l in &mut self.layers {
-            let h = candle_nn::ops::rms_norm(&x, &l.attn_norm, self.eps)?;
-            let proj =
-                |w: &QMatMul, b: &Option<Tensor>, heads: usize| -> candle_core::Result<Tensor> {
-                    let mut y = w.forward(&h)?;
-                    if let Some(b) = b {
-                        y = y.broadcast_add(b)?;
+            let h = attention::rms_norm(&x, &l.attn_norm, eps);
+            // [token][head][dim], bias, per-head norm, RoPE
+            let proj = |w: &QMatMul,
+                        b: &Option<Vec<f32>>,
+                        norm: &Option<Vec<f32>>,
+                        heads: usize,
+                        rotate: bool|
+             -> candle_core::Result<Vec<f32>> {
+                let mut v = mm(w, &h, width)?;
+                if let Some(b) = b {
+                    for row in v.chunks_exact_mut(b.len()) {
+                        for (y, &b) in row.iter_mut().zip(b) {
+                            *y += b;
+                        }
                     }
-                    y.reshape((1, n, heads, hd))?.transpose(1, 2)?.contiguous()
-                };
-            let mut q = proj(&l.wq, &l.bq, nh)?;
-            let mut k = proj(&l.wk, &l.bk, nkv)?;
-            let v = proj(&l.wv, &l.bv, nkv)?;
-            if let Some(w) = &l.q_norm {
-                q = candle_nn::ops::rms_norm(&q, w, self.eps)?;
-            }
-            if let Some(w) = &l.k_norm {
-                k = candle_nn::ops::rms_norm(&k, w, self.eps)?;
-            }
-            let (q, k) = match self.rope {
-                Rope::Norm => (
-                    candle_nn::rotary_emb::rope_i(&q, &cos, &sin)?,
-                    candle_nn::rotary_emb::rope_i(&k, &cos, &sin)?,
-                ),
-                Rope::Neox => (
-                    candle_nn::rotary_emb::rope(&q, &cos, &sin)?,
-                    candle_nn::rotary_emb::rope(&k, &cos, &sin)?,
-                ),
+                }
+                if let Some(w) = norm {
+                    v = attention::rms_norm(&v, w, eps);
+                }
+                if rotate {
+                    for (t, tok) in v.chunks_exact_mut(heads * hd).enumerate() {
+                        let (c, s) = (
+                            &cos[t * half..(t + 1) * half],
+                            &sin[t * half..(t + 1) * half],
+                        );
+                        for head in tok.chunks_exact_mut(hd) {
+                            attention::rope(head, c, s, neox);
+                        }
+                    }
+                }
+                Ok(v)
             };
-            // llama.cpp's KV cache holds f16
-            let k = f16_round(&k)?;
-            let v = f16_round(&v)?;
-            let (k, v) = l.kv.append(&k, &v)?;
-            let k = candle_transformers::utils::repeat_kv(k, nh / nkv)?.contiguous()?;
-            let v = candle_transformers::utils::repeat_kv(v, nh / nkv)?.contiguous()?;
-            let q = f16_round(&q)?;
-            let mut att = (q.matmul(&k.t()?)? * scale)?;
-            if let Some(m) = &mask {
-                att = att.broadcast_add(m)?;
+            let q = proj(&l.wq, &l.bq, &l.q_norm, nh, true)?;
+            let k = proj(&l.wk, &l.bk, &l.k_norm, nkv, true)?;
+            let v = proj(&l.wv, &l.bv, &None, nkv, false)?;
+            let y = attention::attend(&mut l.kv, &dims, pos, &q, &k, &v);
+            for (x, o) in x.iter_mut().zip(mm(&l.wo, &y, nh * hd)?) {
+                *x += o;
             }
-            let att = f16_round(&candle_nn::ops::softmax_last_dim(&att)?)?;
-            let y = att.matmul(&v)?.transpose(1, 2)?.reshape((1, n, nh * hd))?;
-            x = (x + l.wo.forward(&y)?)?;
-            let h = candle_nn::ops::rms_norm(&x, &l.ffn_norm, self.eps)?;
-            let g = candle_nn::ops::silu(&l.w_gate.forward(&h)?)?;
-            let u = l.w_up.forward(&h)?;
-            x = (x + l.w_down.forward(&(g * u)?)?)?;
+            let h = attention::rms_norm(&x, &l.ffn_norm, eps);
+            let g = mm(&l.w_gate, &h, width)?;
+            let u = mm(&l.w_up, &h, width)?;
+            let ff = g.len() / n;
+            let act: Vec<f32> = g
+                .chunks_exact(ff)
+                .zip(u.chunks_exact(ff))
+                .flat_map(|(g, u)| attention::swiglu(g, u))
+                .collect();
+            for (x, o) in x.iter_mut().zip(mm(&l.w_down, &act, ff)?) {
+                *x += o;
+            }
         }
-        let last = x.i((.., n - 1, ..))?.contiguous()?;
-        let last = candle_nn::ops::rms_norm(&last, &self.norm, self.eps)?;
-        self.output.forward(&last)?.flatten_all()
+        let last = attention::rms_norm(&x[(n - 1) * width..], &self.norm, eps);
+        let logits = mm(&self.output, &last, width)?;
+        let len = logits.len();
+        Tensor::from_vec(logits, len, &dev)
     }
-}
-
-/// Rounds to f16 and back: what llama.cpp's f16 KV cache and its f16
-/// matrix products do to K, V, the queries and the attention weights.
-fn f16_round(t: &Tensor) -> candle_core::Result<Tensor> {
-    t.to_dtype(DType::F16)?.to_dtype(DType::F32)
 }

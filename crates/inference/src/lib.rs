@@ -8,6 +8,7 @@
 //! file or network I/O and reads no clock (callers pass one), so the same
 //! code runs natively and in a Web Worker (wasm32 with `simd128`).
 
+mod attention;
 mod decoder;
 pub mod error;
 pub mod generate;

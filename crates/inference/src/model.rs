@@ -167,6 +167,14 @@ impl<R: Read + Seek> Tensors<'_, R> {
             .map_err(|e| Error::load(format!("tensor {name}: {e}")))
     }
 
+    /// A small tensor (norm weights, biases) as f32 values.
+    pub fn vec(&mut self, name: &str) -> Result<Vec<f32>, Error> {
+        self.f32(name)?
+            .flatten_all()
+            .and_then(|t| t.to_vec1())
+            .map_err(|e| Error::load(format!("tensor {name}: {e}")))
+    }
+
     /// A small tensor (norm weights, biases) as f32.
     pub fn f32(&mut self, name: &str) -> Result<Tensor, Error> {
         self.q(name)?

@@ -86,13 +86,22 @@ pub(crate) fn quantize_q8(xs: &[f32], out: &mut Vec<BlockQ8>) {
         };
         let mut sum = 0i32;
         for (q, &x) in b.qs.iter_mut().zip(chunk) {
-            let v = (x * id).round_ties_even() as i32;
+            let v = round_even(x * id) as i32;
             *q = v as i8;
             sum += v;
         }
         b.s = h(to_h(sum as f32 * d));
         out.push(b);
     }
+}
+
+/// Round half to even for |x| ≤ 2^22 (here |x| ≤ 127): adding and
+/// subtracting 1.5·2^23 leaves the nearest integer, as `roundps` does
+/// (`round_ties_even` is a libm call without SSE4.1).
+#[inline(always)]
+fn round_even(x: f32) -> f32 {
+    const MAGIC: f32 = 12_582_912.0;
+    (x + MAGIC) - MAGIC
 }
 
 /// The weight types with a fast path here.
@@ -276,7 +285,22 @@ impl FastStorage {
         const TILE: usize = 16;
         let work = |j0: usize, out: &mut [f32]| {
             let rows = out.len() / m;
-            for i in 0..m {
+            let mut i = 0;
+            // four activation rows at a time share each weight block's
+            // unpacking (each row's arithmetic is unchanged)
+            if let Blocks::Q4_1(b) = &self.blocks {
+                while i + 4 <= m {
+                    let y: [&[BlockQ8]; 4] =
+                        std::array::from_fn(|r| &ys[(i + r) * kb..(i + r + 1) * kb]);
+                    for r in 0..rows {
+                        let first = (j0 + r) * kb;
+                        let d = kernels::dot4_q4_1(&b[first..first + kb], y);
+                        out[r * m + i..r * m + i + 4].copy_from_slice(&d);
+                    }
+                    i += 4;
+                }
+            }
+            for i in i..m {
                 let y = &ys[i * kb..(i + 1) * kb];
                 for r in 0..rows {
                     out[r * m + i] = self.dot((j0 + r) * kb, y);
@@ -523,6 +547,14 @@ pub(crate) mod kernels {
         dot_q4_1_scalar(xs, ys)
     }
 
+    /// `Q4_1 · Q8_1` of one weight row against four activation rows.
+    pub fn dot4_q4_1(xs: &[BlockQ4_1], ys: [&[BlockQ8]; 4]) -> [f32; 4] {
+        #[cfg(target_arch = "x86_64")]
+        return crate::simd::x86::dot4_q4_1(xs, ys);
+        #[allow(unreachable_code)]
+        ys.map(|y| dot_q4_1(xs, y))
+    }
+
     pub fn dot_q4_0(xs: &[BlockQ4_0], ys: &[BlockQ8]) -> f32 {
         #[cfg(target_arch = "x86_64")]
         return crate::simd::x86::dot_q4_0(xs, ys);
@@ -628,7 +660,8 @@ mod tests {
 
     #[test]
     fn matmul_handles_several_rows_and_bad_shapes() {
-        let (m, k, n) = (3, 2 * QK, 5);
+        // six rows: four through the shared-unpacking kernel, two alone
+        let (m, k, n) = (6, 2 * QK, 5);
         let s = FastStorage::from_bytes(Kind::Q4_1, &blocks(Kind::Q4_1, n * 2, 3)).unwrap();
         let lhs = activations(m * k);
         let mut dst = vec![0f32; m * n];

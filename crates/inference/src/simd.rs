@@ -1,6 +1,8 @@
 //! SIMD versions of the block dot products in [`crate::quant::kernels`].
-//! This and nothing else in the crate uses `unsafe`: the intrinsics, and
-//! unaligned loads of exactly the 16 or 32 bytes of a block's array.
+//! This and the FMA dispatch in `attention.rs` are the only `unsafe` code
+//! in the crate: the intrinsics, unaligned loads of exactly the 16 or 32
+//! bytes of a block's array, and calls of `#[target_feature]` functions
+//! after the feature was detected.
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86 {
@@ -32,6 +34,16 @@ pub(crate) mod x86 {
         }
         // SAFETY: AVX2, FMA and F16C are present (checked above).
         unsafe { q4_1_avx2(xs, ys) }
+    }
+
+    /// `Q4_1 · Q8_1` of one weight row against four activation rows, each
+    /// computed exactly as [`dot_q4_1`] does.
+    pub fn dot4_q4_1(xs: &[BlockQ4_1], ys: [&[BlockQ8]; 4]) -> [f32; 4] {
+        if !has_avx2() {
+            return ys.map(|y| dot_q4_1_scalar(xs, y));
+        }
+        // SAFETY: AVX2, FMA and F16C are present (checked above).
+        unsafe { q4_1x4_avx2(xs, ys) }
     }
 
     /// `Q4_0 · Q8_0`, AVX2 where the CPU has it.
@@ -102,6 +114,26 @@ pub(crate) mod x86 {
             acc = _mm256_fmadd_ps(d, f, acc);
         }
         hsum(acc) + summs
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q4_1x4_avx2(xs: &[BlockQ4_1], ys: [&[BlockQ8]; 4]) -> [f32; 4] {
+        let mut acc = [_mm256_setzero_ps(); 4];
+        let mut summs = [0f32; 4];
+        let ones = _mm256_set1_epi16(1);
+        for (b, x) in xs.iter().enumerate() {
+            let (dx, mx) = (h(x.d), h(x.m));
+            let qx = nibbles(&x.qs);
+            for r in 0..4 {
+                let y = &ys[r][b];
+                summs[r] += mx * y.s;
+                let d = _mm256_set1_ps(dx * y.d);
+                let dot = _mm256_maddubs_epi16(qx, load32(&y.qs));
+                let f = _mm256_cvtepi32_ps(_mm256_madd_epi16(dot, ones));
+                acc[r] = _mm256_fmadd_ps(d, f, acc[r]);
+            }
+        }
+        std::array::from_fn(|r| hsum(acc[r]) + summs[r])
     }
 
     #[target_feature(enable = "avx2,fma,f16c")]

@@ -2,11 +2,8 @@
 //!
 //! `tests/golden/smollm2-greedy.jsonl`: ten prompts recorded from llama.cpp
 //! (llama-cpp-python 0.3.36, CPU, `tools/generate-goldens/record.py`). The
-//! target is the first 32 token ids equal on at least 9 of 10; today 6 of
-//! 10 are (see COMPATIBILITY.md: a one-token prompt gives llama.cpp's
-//! logits bit for bit, but the attention's summation order differs and
-//! SmolLM2's int8 activation quantization amplifies that). The test holds
-//! that floor and prints the figures. The five prompts of
+//! bar is the first 32 token ids equal on at least 9 of 10 (all 10 are).
+//! The five prompts of
 //! `shared/corpus/generate` (recorded on another machine, whose llama.cpp
 //! run on this one does not reproduce two of them either) are reported.
 
@@ -127,6 +124,31 @@ fn one_token_logits_are_llama_cpps_bit_for_bit() {
     let logits = model.forward(&[504]).unwrap();
     for (id, l) in want {
         assert_eq!(logits[id], l, "logit of {id}");
+    }
+    // "The capital" and "The capital of"; recorded the same way
+    #[allow(clippy::excessive_precision)]
+    let two = [
+        (282usize, 22.045669555664062f32),
+        (2240, 20.149490356445312),
+    ];
+    #[allow(clippy::excessive_precision)]
+    let three = [
+        (260usize, 12.937376022338867f32),
+        (4649, 12.404287338256836),
+    ];
+    model.reset();
+    let logits = model.forward(&[504, 3575]).unwrap();
+    for (id, l) in two {
+        assert_eq!(logits[id], l, "batch of two, logit of {id}");
+    }
+    let logits = model.forward(&[282]).unwrap();
+    for (id, l) in three {
+        assert_eq!(logits[id], l, "third token alone, logit of {id}");
+    }
+    model.reset();
+    let logits = model.forward(&[504, 3575, 282]).unwrap();
+    for (id, l) in three {
+        assert_eq!(logits[id], l, "batch of three, logit of {id}");
     }
 }
 

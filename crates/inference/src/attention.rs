@@ -1,0 +1,391 @@
+//! Attention with llama.cpp's CPU arithmetic, operation for operation.
+//!
+//! SmolLM2-class models quantize every activation to int8 before each
+//! matrix product, so a difference of one ulp in an attention output can
+//! move an int8 value across a rounding boundary and the logits by tenths.
+//! Greedy decoding only agrees with llama.cpp when attention is computed in
+//! the same order. This module reproduces ggml-cpu's non-flash-attention
+//! path as built for x86-64 with AVX2 and FMA (the build the goldens were
+//! recorded with: its `ggml_v_expf` is the AVX2 one), on every machine and
+//! in wasm, in plain scalar code:
+//!
+//! - RoPE as `ggml_rope` (`rotate_pairs`, with GCC's contraction of
+//!   `x0·cos − x1·sin` into one fused multiply-add), on the rope cache
+//!   computed in [`crate::decoder`];
+//! - K and V stored in an f16 cache; Q and the attention weights rounded to
+//!   f16 before their products (ggml converts `src1` to `vec_dot_type`);
+//! - `K·Q` and `V·P`: for a batch of two or more tokens llamafile's tinyBLAS
+//!   (8 lanes, fused multiply-add per lane over the reduction, then its
+//!   `hsum`); for one token `ggml_vec_dot_f16` (four 8-lane accumulators,
+//!   combined pairwise, then `GGML_F32x8_REDUCE`'s `hadd`s);
+//! - softmax as `ggml_soft_max_ext`: scale, mask, `ggml_v_expf`'s
+//!   polynomial, 8-value chunk sums accumulated in f64, multiply by the
+//!   f32 reciprocal;
+//! - SwiGLU as `ggml_vec_swiglu_f32` and RMS norm as
+//!   `ggml_compute_forward_rms_norm_f32` (squares summed in f64, in order).
+
+use half::f16;
+
+const LANES: usize = 8;
+/// llama.cpp pads the KV view to a multiple of 256 cells; the padding only
+/// adds zeros, but it decides where `ggml_vec_dot_f16` stops.
+const KV_PAD: usize = 256;
+
+#[inline(always)]
+fn f16r(x: f32) -> f32 {
+    f16::from_f32(x).to_f32()
+}
+
+/// tinyBLAS's `hsum(__m256)` and ggml's softmax chunk sum: high half plus
+/// low half, then `(a0 + a2) + (a1 + a3)`.
+#[inline(always)]
+fn hsum8(v: &[f32; LANES]) -> f32 {
+    let a: [f32; 4] = std::array::from_fn(|i| v[i + 4] + v[i]);
+    (a[0] + a[2]) + (a[1] + a[3])
+}
+
+/// tinyBLAS's dot product of `k` values (`k` a multiple of 8).
+#[inline(always)]
+fn dot_tinyblas(a: &[f32], b: &[f32]) -> f32 {
+    let mut acc = [0f32; LANES];
+    for (ca, cb) in a.chunks_exact(LANES).zip(b.chunks_exact(LANES)) {
+        for l in 0..LANES {
+            acc[l] = ca[l].mul_add(cb[l], acc[l]);
+        }
+    }
+    hsum8(&acc)
+}
+
+/// `ggml_vec_dot_f16` (AVX2) for `n` a multiple of 32: four 8-lane
+/// accumulators, `(s0+s2)+(s1+s3)`, then `GGML_F32x8_REDUCE`'s halves and
+/// two `hadd`s, through f64 to f32.
+#[inline(always)]
+fn dot_vec_f16(a: &[f32], b: &[f32]) -> f32 {
+    let mut s = [[0f32; LANES]; 4];
+    for (ca, cb) in a.chunks_exact(4 * LANES).zip(b.chunks_exact(4 * LANES)) {
+        for ((acc, ca), cb) in s
+            .iter_mut()
+            .zip(ca.chunks_exact(LANES))
+            .zip(cb.chunks_exact(LANES))
+        {
+            for ((a, &x), &y) in acc.iter_mut().zip(ca).zip(cb) {
+                *a = x.mul_add(y, *a);
+            }
+        }
+    }
+    reduce_vec_f16(&s)
+}
+
+/// The end of `ggml_vec_dot_f16`: `GGML_F32x8_REDUCE` of four accumulators.
+#[inline(always)]
+fn reduce_vec_f16(s: &[[f32; LANES]; 4]) -> f32 {
+    let x: [f32; LANES] = std::array::from_fn(|l| (s[0][l] + s[2][l]) + (s[1][l] + s[3][l]));
+    let t: [f32; 4] = std::array::from_fn(|i| x[i] + x[i + 4]);
+    ((t[0] + t[1]) + (t[2] + t[3])) as f64 as f32
+}
+
+#[inline(always)]
+fn swiglu_impl(x: &[f32], g: &[f32]) -> Vec<f32> {
+    let body = x.len() / LANES * LANES;
+    x.iter()
+        .zip(g)
+        .enumerate()
+        .map(|(i, (&x, &g))| {
+            let e = if i < body {
+                v_expf(0.0 - x)
+            } else {
+                (-x).exp()
+            };
+            x / (1.0 + e) * g
+        })
+        .collect()
+}
+
+/// `ggml_v_expf` (AVX2 build), one lane: a degree-5 polynomial on the
+/// reduced argument, scaled by building the exponent's bits.
+#[inline(always)]
+pub(crate) fn v_expf(x: f32) -> f32 {
+    let r = 12_582_912.0f32;
+    let z = x.mul_add(f32::from_bits(0x3fb8_aa3b), r);
+    let n = z - r;
+    let b = (-n).mul_add(
+        f32::from_bits(0x35bf_be8e),
+        (-n).mul_add(f32::from_bits(0x3f31_7200), x),
+    );
+    let e = z.to_bits() << 23;
+    let k = f32::from_bits(e.wrapping_add(1f32.to_bits()));
+    let c = n.abs() > 126.0;
+    let u = b * b;
+    let j = (f32::from_bits(0x3c07_2010).mul_add(b, f32::from_bits(0x3d2b_9f17)))
+        .mul_add(
+            u,
+            f32::from_bits(0x3e2a_af33).mul_add(b, f32::from_bits(0x3eff_fedb)),
+        )
+        .mul_add(u, f32::from_bits(0x3f7f_fff6) * b);
+    if !c {
+        return j.mul_add(k, k);
+    }
+    let g: u32 = if n <= 0.0 { 0x8200_0000 } else { 0 };
+    let s1 = f32::from_bits(g.wrapping_add(0x7f00_0000));
+    let s2 = f32::from_bits(e.wrapping_sub(g));
+    if n.abs() > 192.0 {
+        s1 * s1
+    } else {
+        s2.mul_add(j, s2) * s1
+    }
+}
+
+/// `ggml_rms_norm` then `ggml_mul` by the weight, row by row: squares
+/// summed in f64 in order, `1/sqrt(mean + eps)` in f32.
+pub(crate) fn rms_norm(x: &[f32], w: &[f32], eps: f32) -> Vec<f32> {
+    let n = w.len();
+    let mut out = Vec::with_capacity(x.len());
+    for row in x.chunks_exact(n) {
+        let sum: f64 = row.iter().map(|&v| (v * v) as f64).sum();
+        let mean = (sum / n as f64) as f32;
+        let scale = 1.0 / (mean + eps).sqrt();
+        out.extend(row.iter().zip(w).map(|(&v, &w)| (v * scale) * w));
+    }
+    out
+}
+
+#[inline(always)]
+fn rope_impl(x: &mut [f32], cos: &[f32], sin: &[f32], neox: bool) {
+    let half = x.len() / 2;
+    for i in 0..half {
+        let (a, b) = if neox {
+            (i, i + half)
+        } else {
+            (2 * i, 2 * i + 1)
+        };
+        let (x0, x1) = (x[a], x[b]);
+        x[a] = x0.mul_add(cos[i], -(x1 * sin[i]));
+        x[b] = x0.mul_add(sin[i], x1 * cos[i]);
+    }
+}
+
+/// One layer's f16 KV cache, as f32 values: `[position][kv head][dim]`.
+#[derive(Default)]
+pub(crate) struct KvCache {
+    k: Vec<f32>,
+    v: Vec<f32>,
+}
+
+impl KvCache {
+    pub fn clear(&mut self) {
+        self.k.clear();
+        self.v.clear();
+    }
+}
+
+/// Shapes of one attention call.
+pub(crate) struct Dims {
+    pub n_head: usize,
+    pub n_kv_head: usize,
+    pub head_dim: usize,
+}
+
+#[inline(always)]
+fn attend_impl(
+    cache: &mut KvCache,
+    d: &Dims,
+    pos: usize,
+    q: &[f32],
+    k: &[f32],
+    v: &[f32],
+) -> Vec<f32> {
+    let (nh, nkv, hd) = (d.n_head, d.n_kv_head, d.head_dim);
+    let n = q.len() / (nh * hd);
+    cache.k.extend(k.iter().map(|&x| f16r(x)));
+    cache.v.extend(v.iter().map(|&x| f16r(x)));
+    let total = pos + n;
+    let n_kv = total.div_ceil(KV_PAD) * KV_PAD;
+    let scale = 1.0 / (hd as f32).sqrt();
+    let batch = n >= 2;
+    let group = nh / nkv;
+    let mut out = vec![0f32; n * nh * hd];
+    let mut scores = vec![0f32; n_kv];
+    let mut qh = vec![0f32; hd];
+    // accumulators of V·P: [dim][block][lane] (one block for tinyBLAS)
+    let mut acc = vec![[[0f32; LANES]; 4]; hd];
+    for h in 0..nh {
+        let g = h / group;
+        for t in 0..n {
+            let qoff = (t * nh + h) * hd;
+            for (dst, &x) in qh.iter_mut().zip(&q[qoff..qoff + hd]) {
+                *dst = f16r(x);
+            }
+            let last = pos + t; // the last position this token sees
+                                // Positions past `last` are masked: their weight is 0 and they
+                                // add nothing to any sum, so the loops stop at the first
+                                // multiple of 32 (the widest stride of the orders reproduced).
+            let span = (last + 1).div_ceil(32) * 32;
+            let scores = &mut scores[..span];
+            // K·Q, scaled, masked
+            for (i, s) in scores.iter_mut().enumerate() {
+                if i > last {
+                    *s = f32::NEG_INFINITY;
+                    continue;
+                }
+                let koff = (i * nkv + g) * hd;
+                let krow = &cache.k[koff..koff + hd];
+                let dot = if batch {
+                    dot_tinyblas(krow, &qh)
+                } else {
+                    dot_vec_f16(krow, &qh)
+                };
+                *s = dot * scale + 0.0;
+            }
+            // softmax
+            let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            let mut sum = 0f64;
+            let mut chunk = [0f32; LANES];
+            for c in scores.chunks_exact_mut(LANES) {
+                for (o, s) in chunk.iter_mut().zip(c.iter_mut()) {
+                    *s = v_expf(*s - max);
+                    *o = *s;
+                }
+                sum += hsum8(&chunk) as f64;
+            }
+            let inv = (1.0 / sum) as f32;
+            for s in scores.iter_mut() {
+                *s = f16r(*s * inv);
+            }
+            // V·P: every output dimension's lanes advance together, each
+            // lane in increasing position order (a zero weight leaves a lane
+            // unchanged, so those positions are skipped)
+            for a in acc.iter_mut() {
+                *a = [[0f32; LANES]; 4];
+            }
+            for (i, &p) in scores[..=last].iter().enumerate() {
+                if p == 0.0 {
+                    continue;
+                }
+                let (blk, lane) = if batch {
+                    (0, i % LANES)
+                } else {
+                    ((i / LANES) % 4, i % LANES)
+                };
+                let voff = (i * nkv + g) * hd;
+                for (a, &v) in acc.iter_mut().zip(&cache.v[voff..voff + hd]) {
+                    a[blk][lane] = v.mul_add(p, a[blk][lane]);
+                }
+            }
+            let o = &mut out[qoff..qoff + hd];
+            for (o, a) in o.iter_mut().zip(&acc) {
+                *o = if batch {
+                    hsum8(&a[0])
+                } else {
+                    reduce_vec_f16(a)
+                };
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn v_expf_is_close_to_exp_and_handles_the_edges() {
+        for i in -800..=800 {
+            let x = i as f32 / 10.0;
+            let (a, b) = (v_expf(x), x.exp());
+            assert!(
+                (a - b).abs() <= 4e-7 * b.max(f32::MIN_POSITIVE),
+                "{x}: {a} vs {b}"
+            );
+        }
+        assert_eq!(v_expf(f32::NEG_INFINITY), 0.0);
+        assert_eq!(v_expf(0.0), 1.0);
+        assert_eq!(v_expf(200.0), f32::INFINITY);
+    }
+
+    #[test]
+    fn reductions_follow_the_tree() {
+        let mut v = [0f32; 8];
+        v[0] = 1e8;
+        v[4] = -1e8;
+        v[1] = 1.0;
+        // (v0 + v4) first: the 1.0 survives
+        assert_eq!(hsum8(&v), 1.0);
+        let a: Vec<f32> = (0..64).map(|i| i as f32).collect();
+        let b = vec![1f32; 64];
+        assert_eq!(dot_tinyblas(&a, &b), 2016.0);
+        assert_eq!(dot_vec_f16(&a, &b), 2016.0);
+    }
+}
+
+// Dispatch: the arithmetic above leans on fused multiply-adds, which Rust
+// lowers to a libm call unless the FMA instruction is enabled. On x86-64
+// with FMA the same code is compiled again with it enabled (results are
+// identical: `mul_add` is one rounding either way).
+
+#[cfg(target_arch = "x86_64")]
+fn has_fma() -> bool {
+    use std::sync::OnceLock;
+    static HAS: OnceLock<bool> = OnceLock::new();
+    *HAS.get_or_init(|| std::arch::is_x86_feature_detected!("fma"))
+}
+
+macro_rules! with_fma {
+    ($fast:ident, $impl:ident, ($($arg:ident: $ty:ty),*) -> $ret:ty) => {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "fma")]
+        fn $fast($($arg: $ty),*) -> $ret {
+            $impl($($arg),*)
+        }
+    };
+}
+
+with_fma!(attend_fma, attend_impl, (cache: &mut KvCache, d: &Dims, pos: usize, q: &[f32], k: &[f32], v: &[f32]) -> Vec<f32>);
+with_fma!(swiglu_fma, swiglu_impl, (x: &[f32], g: &[f32]) -> Vec<f32>);
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+fn rope_fma(x: &mut [f32], cos: &[f32], sin: &[f32], neox: bool) {
+    rope_impl(x, cos, sin, neox)
+}
+
+/// Attention of `n` new tokens at positions `pos..pos+n`. `q` is
+/// `[token][head][dim]` after RoPE, `k`/`v` `[token][kv head][dim]` (K
+/// after RoPE). Appends K and V to the cache and returns
+/// `[token][head][dim]`.
+pub(crate) fn attend(
+    cache: &mut KvCache,
+    d: &Dims,
+    pos: usize,
+    q: &[f32],
+    k: &[f32],
+    v: &[f32],
+) -> Vec<f32> {
+    #[cfg(target_arch = "x86_64")]
+    if has_fma() {
+        // SAFETY: the CPU has FMA (checked above).
+        return unsafe { attend_fma(cache, d, pos, q, k, v) };
+    }
+    attend_impl(cache, d, pos, q, k, v)
+}
+
+/// `ggml_vec_swiglu_f32` (AVX2): `x / (1 + ggml_v_expf(-x)) · g` (a tail
+/// of fewer than 8 values with libm's `expf`, as ggml does).
+pub(crate) fn swiglu(x: &[f32], g: &[f32]) -> Vec<f32> {
+    #[cfg(target_arch = "x86_64")]
+    if has_fma() {
+        // SAFETY: the CPU has FMA (checked above).
+        return unsafe { swiglu_fma(x, g) };
+    }
+    swiglu_impl(x, g)
+}
+
+/// Rotary position embedding of one head (`x.len()` = head size), pairs
+/// `(2i, 2i+1)` for llama.cpp's NORM mode or `(i, i + d/2)` for NEOX.
+pub(crate) fn rope(x: &mut [f32], cos: &[f32], sin: &[f32], neox: bool) {
+    #[cfg(target_arch = "x86_64")]
+    if has_fma() {
+        // SAFETY: the CPU has FMA (checked above).
+        return unsafe { rope_fma(x, cos, sin, neox) };
+    }
+    rope_impl(x, cos, sin, neox)
+}
