@@ -12,7 +12,7 @@ use crate::attention;
 use crate::error::Error;
 use crate::model::{Meta, Tensors};
 use candle_core::quantized::{QMatMul, QTensor};
-use candle_core::{DType, Device, Module, Tensor};
+use candle_core::{Device, Module, Tensor};
 use std::io::{Read, Seek};
 use std::sync::Arc;
 
@@ -54,8 +54,9 @@ pub(crate) struct Decoder {
     rope: Rope,
     freq_base: f32,
     freq_factors: Option<Vec<f32>>,
-    cos: Tensor,
-    sin: Tensor,
+    /// `[position][pair]` cos and sin of the rotary angles.
+    cos: Vec<f32>,
+    sin: Vec<f32>,
     device: Device,
 }
 
@@ -179,11 +180,11 @@ impl Decoder {
             rope,
             freq_base,
             freq_factors,
-            cos: Tensor::zeros((0, head_dim / 2), DType::F32, &device).map_err(err)?,
-            sin: Tensor::zeros((0, head_dim / 2), DType::F32, &device).map_err(err)?,
+            cos: Vec::new(),
+            sin: Vec::new(),
             device,
         };
-        d.ensure_rope(512).map_err(err)?;
+        d.ensure_rope(512);
         Ok(d)
     }
 
@@ -191,10 +192,10 @@ impl Decoder {
     /// ggml's rope cache does: `θ = p · base^(-2i/d)` by repeated f32
     /// multiplication, divided by the `rope_freqs` factor where the model
     /// has one.
-    fn ensure_rope(&mut self, len: usize) -> candle_core::Result<()> {
-        let have = self.cos.dim(0)?;
+    fn ensure_rope(&mut self, len: usize) {
+        let have = self.cos.len() / (self.head_dim / 2);
         if have >= len {
-            return Ok(());
+            return;
         }
         let len = len.max(have * 2);
         let half = self.head_dim / 2;
@@ -216,9 +217,8 @@ impl Decoder {
                 theta *= scale;
             }
         }
-        self.cos = Tensor::from_vec(cos, (len, half), &self.device)?;
-        self.sin = Tensor::from_vec(sin, (len, half), &self.device)?;
-        Ok(())
+        self.cos = cos;
+        self.sin = sin;
     }
 
     pub fn reset(&mut self) {
@@ -229,13 +229,13 @@ impl Decoder {
 
     pub fn forward(&mut self, ids: &[u32], pos: usize) -> candle_core::Result<Tensor> {
         let n = ids.len();
-        self.ensure_rope(pos + n)?;
+        self.ensure_rope(pos + n);
         let dev = self.device.clone();
         let width = self.embed.width;
         let mut x: Vec<f32> = self.embed.lookup(ids, &dev)?.flatten_all()?.to_vec1()?;
         let half = self.head_dim / 2;
-        let cos: Vec<f32> = self.cos.narrow(0, pos, n)?.flatten_all()?.to_vec1()?;
-        let sin: Vec<f32> = self.sin.narrow(0, pos, n)?.flatten_all()?.to_vec1()?;
+        let cos = &self.cos[pos * half..(pos + n) * half];
+        let sin = &self.sin[pos * half..(pos + n) * half];
         let (nh, nkv, hd) = (self.n_head, self.n_kv_head, self.head_dim);
         let dims = attention::Dims {
             n_head: nh,

@@ -295,9 +295,15 @@ impl Generation {
             Err(_) => self.held.len(),
         };
         let text = String::from_utf8_lossy(&self.held[..valid]).into_owned();
-        // search the stop strings over held text plus what was sent
-        // recently (a stop string can straddle tokens)
-        let mut joined = self.sent.clone();
+        // search the stop strings over the held text plus the tail of what
+        // was sent that a stop string straddling tokens could start in (a
+        // stop string wholly inside the sent text would have ended it)
+        let longest = self.stop.iter().map(String::len).max().unwrap_or(0);
+        let mut start = self.sent.len().saturating_sub(longest);
+        while !self.sent.is_char_boundary(start) {
+            start -= 1;
+        }
+        let mut joined = self.sent[start..].to_string();
         let base = joined.len();
         joined.push_str(&text);
         let first = self
