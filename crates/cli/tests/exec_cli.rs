@@ -1,12 +1,9 @@
 //! Drives the real `promptscope` binary over the shared Go corpus.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+mod common;
 
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_promptscope")
-}
+use common::run;
+use std::path::PathBuf;
 
 fn golden(name: &str) -> PathBuf {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -21,30 +18,6 @@ fn golden(name: &str) -> PathBuf {
                 .find(|p| p.is_file())
         })
         .expect("shared corpus")
-}
-
-fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(bin())
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Feed stdin from another thread: a large input must not deadlock
-    // against the child's output filling its pipe.
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.as_bytes().to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&input);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// Runs `promptscope <cmd> --jsonl` over a golden file and checks every
