@@ -16,6 +16,7 @@ pub mod embed;
 pub mod engine;
 pub mod errpos;
 pub mod examples;
+pub mod generate;
 pub mod gguf;
 pub mod highlight;
 pub mod i18n;

@@ -9,6 +9,7 @@ use crate::ui::embed_bridge;
 use crate::ui::embed_view::EmbedView;
 use crate::ui::examples_bar::ExamplesBar;
 use crate::ui::explain_pane::ExplainPane;
+use crate::ui::generate_pane::GeneratePane;
 use crate::ui::model_pane::ModelPane;
 use crate::ui::prompt_pane::PromptPane;
 use crate::ui::request_pane::RequestPane;
@@ -77,6 +78,7 @@ pub fn App() -> impl IntoView {
                 <PromptPane />
                 <ExplainPane />
                 <ComparePane />
+                <GeneratePane />
             </div>
         </main>
         <footer class="site-footer">

@@ -53,6 +53,7 @@ fn load_file(store: Store, file: web_sys::File, status: RwSignal<Option<(bool, S
         store.tf("model.gguf_reading", &[("name", &name)]),
     )));
     spawn_local(async move {
+        let handle = file.clone();
         let blob: web_sys::Blob = file.unchecked_into();
         let parsed = gguf_meta::parse_async(BlobSource { blob }).await;
         match parsed {
@@ -84,6 +85,7 @@ fn load_file(store: Store, file: web_sys::File, status: RwSignal<Option<(bool, S
                 });
                 status.set(Some((false, text)));
                 store.gguf.set(Some(Arc::new(g)));
+                store.gguf_file.set_value(Some(handle));
                 store.schedule_render();
             }
         }

@@ -8,6 +8,7 @@ pub mod embed_bridge;
 pub mod embed_view;
 pub mod examples_bar;
 pub mod explain_pane;
+pub mod generate_pane;
 pub mod gguf_pane;
 pub mod help;
 pub mod json_field;

@@ -78,6 +78,8 @@ pub struct Store {
     pub gguf: RwSignal<Option<Arc<Gguf>>>,
     /// Whether the prompt shows its tokens (with a GGUF).
     pub show_tokens: RwSignal<bool>,
+    /// The GGUF file itself, for the generation worker.
+    pub gguf_file: StoredValue<Option<web_sys::File>, LocalStorage>,
     pending: StoredValue<bool>,
 }
 
@@ -132,6 +134,7 @@ impl Store {
             query: StoredValue::new(query),
             gguf: RwSignal::new(None),
             show_tokens: RwSignal::new(false),
+            gguf_file: StoredValue::new_local(None),
             pending: StoredValue::new(false),
         }
     }

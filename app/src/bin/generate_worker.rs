@@ -1,0 +1,313 @@
+//! The generation Web Worker: loads a GGUF with the `inference` crate and
+//! streams Ollama-shaped response chunks. Loaded by the Generate pane only
+//! when the user asks for generation, so the main app's wasm carries no
+//! inference code.
+//!
+//! Messages in: `{type: "load", file: File}`, `{type: "generate", json}`
+//! (a [`promptscope_app::generate::Job`] as JSON), `{type: "stop"}`.
+//! Messages out: `{type: "ready"}` (first; the page sends nothing before
+//! it), `{type: "progress", done, total}`, `{type: "loaded",
+//! ms, arch}`, `{type: "chunk", json}` (one NDJSON line), `{type: "done"}`,
+//! `{type: "error", message}`.
+
+#[cfg(target_arch = "wasm32")]
+mod worker {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use inference::{Generation, Model, Options, Step};
+    use promptscope_app::generate::{self, Job};
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    use web_sys::{DedicatedWorkerGlobalScope, FileReaderSync, MessageEvent};
+
+    struct Loaded {
+        model: Model,
+        vocab: tokenizer::Vocab,
+        adds_bos: bool,
+    }
+
+    #[derive(Default)]
+    struct State {
+        loaded: Option<Loaded>,
+        stop: bool,
+        busy: bool,
+    }
+
+    fn scope() -> DedicatedWorkerGlobalScope {
+        js_sys::global().unchecked_into()
+    }
+
+    fn post(fields: &[(&str, JsValue)]) {
+        let o = js_sys::Object::new();
+        for (k, v) in fields {
+            let _ = js_sys::Reflect::set(&o, &JsValue::from_str(k), v);
+        }
+        let _ = scope().post_message(&o);
+    }
+
+    fn error(message: &str) {
+        post(&[("type", "error".into()), ("message", message.into())]);
+    }
+
+    fn now_ns() -> u64 {
+        let ms = scope().performance().map(|p| p.now()).unwrap_or(0.0);
+        (ms * 1e6) as u64
+    }
+
+    fn created_at() -> String {
+        ollama::response::created_at((js_sys::Date::now() * 1e6) as i128)
+    }
+
+    /// Yields to the event loop so that a `stop` message can arrive.
+    async fn yield_now() {
+        let p = js_sys::Promise::new(&mut |resolve, _| {
+            let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+    }
+
+    /// Reads the whole file in 8 MiB slices, reporting progress.
+    fn read_file(file: &web_sys::File) -> Result<Vec<u8>, String> {
+        let reader = FileReaderSync::new().map_err(|e| format!("{e:?}"))?;
+        let total = file.size() as u64;
+        let mut bytes = Vec::with_capacity(total as usize);
+        let mut at = 0u64;
+        const STEP: u64 = 8 << 20;
+        while at < total {
+            let end = (at + STEP).min(total);
+            let part = file
+                .slice_with_f64_and_f64(at as f64, end as f64)
+                .map_err(|e| format!("{e:?}"))?;
+            let ab = reader
+                .read_as_array_buffer(&part)
+                .map_err(|e| format!("cannot read the file: {e:?}"))?;
+            bytes.extend_from_slice(&js_sys::Uint8Array::new(&ab).to_vec());
+            at = end;
+            post(&[
+                ("type", "progress".into()),
+                ("done", (at as f64).into()),
+                ("total", (total as f64).into()),
+            ]);
+        }
+        Ok(bytes)
+    }
+
+    fn load(state: &Rc<RefCell<State>>, file: web_sys::File) {
+        let t0 = now_ns();
+        if let Err(why) = generate::check_memory(file.size() as u64) {
+            return error(&why);
+        }
+        let bytes = match read_file(&file) {
+            Ok(b) => b,
+            Err(e) => return error(&e),
+        };
+        let meta = match gguf_meta::parse(gguf_meta::SeekSource::new(std::io::Cursor::new(&bytes)))
+        {
+            Ok(m) => m,
+            Err(e) => return error(&e.to_string()),
+        };
+        let vocab =
+            match tokenizer::Vocab::from_gguf_with(&meta, tokenizer::LoadOptions::ollama(true)) {
+                Ok(v) => v,
+                Err(e) => return error(&e.llama_log_line()),
+            };
+        let adds_bos = ollama::server::tokenizer_adds_bos(
+            meta.get_str("tokenizer.ggml.pre").unwrap_or(""),
+            meta.get_str("tokenizer.ggml.model").unwrap_or(""),
+            meta.get("tokenizer.ggml.add_bos_token")
+                .and_then(|v| v.as_bool()),
+        );
+        let model = match Model::from_bytes(&bytes) {
+            Ok(m) => m,
+            Err(e) => return error(&e.to_string()),
+        };
+        drop(bytes);
+        let arch = model.arch().to_string();
+        state.borrow_mut().loaded = Some(Loaded {
+            model,
+            vocab,
+            adds_bos,
+        });
+        post(&[
+            ("type", "loaded".into()),
+            ("ms", ((now_ns() - t0) as f64 / 1e6).into()),
+            ("arch", arch.into()),
+        ]);
+    }
+
+    async fn run(state: Rc<RefCell<State>>, job: Job) {
+        let start = now_ns();
+        let clock = || now_ns() - start;
+        let emit = |line: &serde_json::Value| {
+            post(&[("type", "chunk".into()), ("json", line.to_string().into())]);
+        };
+        let mut options = Options::defaults(job.default_num_ctx);
+        if let Some(map) = job.options.as_object() {
+            if let Err(e) = options.apply(map) {
+                return error(&e.to_string());
+            }
+        }
+        let prepared = {
+            let st = state.borrow();
+            let Some(l) = &st.loaded else {
+                return error("no model is loaded");
+            };
+            let completion = ollama::server::completion_prompt(
+                &job.prompt,
+                job.leading_bos.as_deref(),
+                l.adds_bos,
+            );
+            inference::generate::prompt_tokens(
+                &l.vocab,
+                completion,
+                &options,
+                l.adds_bos,
+                job.truncate,
+                job.shift,
+            )
+        };
+        let tokens = match prepared {
+            Ok(t) => t,
+            Err(e) => return error(&e.to_string()),
+        };
+        if options.num_predict == 0 {
+            let m = ollama::response::Metrics {
+                total_duration: clock(),
+                prompt_eval_count: tokens.ids.len(),
+                ..Default::default()
+            };
+            emit(&generate::final_chunk(
+                &job,
+                &created_at(),
+                "length",
+                m,
+                None,
+            ));
+            return;
+        }
+        let seed = (js_sys::Math::random() * 4_294_967_294.0) as u32;
+        let mut g = {
+            let mut st = state.borrow_mut();
+            let Some(l) = st.loaded.as_mut() else {
+                return error("no model is loaded");
+            };
+            match Generation::start(&mut l.model, &tokens.ids, &options, seed, &clock) {
+                Ok(g) => g,
+                Err(e) => return error(&e.to_string()),
+            }
+        };
+        let mut debug = job.debug.then(|| {
+            serde_json::json!({"rendered_template": job.prompt, "options": options.to_json(), "seed": g.seed(),
+                               "prompt_tokens": tokens.ids.len()})
+        });
+        let reason = loop {
+            if state.borrow().stop {
+                // a stop from the user ends the answer as a stop string would
+                break "stop";
+            }
+            let step = {
+                let mut st = state.borrow_mut();
+                let Some(l) = st.loaded.as_mut() else {
+                    return error("no model is loaded");
+                };
+                g.step(&mut l.model, &l.vocab, &clock)
+            };
+            match step {
+                Ok(Step::Text(t)) if t.is_empty() => {}
+                Ok(Step::Text(t)) => {
+                    emit(&generate::text_chunk(&job, &created_at(), &t, debug.take()))
+                }
+                Ok(Step::Done(r)) => break r.as_str(),
+                Err(e) => return error(&e.to_string()),
+            }
+            yield_now().await;
+        };
+        let context = {
+            let st = state.borrow();
+            st.loaded
+                .as_ref()
+                .filter(|_| job.wants_context())
+                .and_then(|l| {
+                    l.vocab
+                        .tokenize(&format!("{}{}", job.prompt, g.text()), false, true)
+                        .ok()
+                })
+        };
+        let t = g.timings();
+        let m = ollama::response::Metrics {
+            total_duration: clock(),
+            load_duration: 0,
+            prompt_eval_count: t.prompt_eval_count,
+            prompt_eval_duration: t.prompt_eval_duration,
+            eval_count: t.eval_count,
+            eval_duration: t.eval_duration,
+        };
+        emit(&generate::final_chunk(
+            &job,
+            &created_at(),
+            reason,
+            m,
+            context.as_deref(),
+        ));
+    }
+
+    /// Installs the message handler. A `start` export, since wasm-bindgen
+    /// does not run a worker binary's `main` by itself.
+    #[wasm_bindgen(start)]
+    pub fn start() {
+        console_error_panic_hook::set_once();
+        let state = Rc::new(RefCell::new(State::default()));
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+            let data = ev.data();
+            let kind = js_sys::Reflect::get(&data, &"type".into())
+                .ok()
+                .and_then(|v| v.as_string())
+                .unwrap_or_default();
+            match kind.as_str() {
+                "load" => {
+                    let Ok(file) = js_sys::Reflect::get(&data, &"file".into())
+                        .and_then(|f| f.dyn_into::<web_sys::File>())
+                    else {
+                        return error("load needs a file");
+                    };
+                    state.borrow_mut().loaded = None;
+                    load(&state, file);
+                }
+                "generate" => {
+                    let json = js_sys::Reflect::get(&data, &"json".into())
+                        .ok()
+                        .and_then(|v| v.as_string())
+                        .unwrap_or_default();
+                    let job = match Job::from_json(&json) {
+                        Ok(j) => j,
+                        Err(e) => return error(&e),
+                    };
+                    {
+                        let mut st = state.borrow_mut();
+                        if st.busy {
+                            return error("a generation is already running");
+                        }
+                        st.busy = true;
+                        st.stop = false;
+                    }
+                    let state = state.clone();
+                    wasm_bindgen_futures::spawn_local(async move {
+                        run(state.clone(), job).await;
+                        state.borrow_mut().busy = false;
+                        post(&[("type", "done".into())]);
+                    });
+                }
+                "stop" => state.borrow_mut().stop = true,
+                other => error(&format!("unknown message {other:?}")),
+            }
+        });
+        scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        on_message.forget();
+        // messages posted before this point were dropped: the page waits
+        // for this one before sending any
+        post(&[("type", "ready".into())]);
+    }
+}
+
+fn main() {}

@@ -1,0 +1,253 @@
+//! What the Generate pane sends its worker and how the worker's answers are
+//! shaped: a [`Job`] (the rendered prompt and the request's settings) and
+//! Ollama's response chunks (`ollama::response`). Leptos-free, tested
+//! natively.
+
+use ollama::response::{self, Chunk, Metrics};
+use ollama::server::Endpoint;
+use serde_json::{json, Value};
+
+/// The largest GGUF the browser build loads. wasm32 addresses 4 GiB; the
+/// worker holds the file while the weights are built from it, so about
+/// twice the file must fit, plus the KV cache and the page itself.
+pub const MAX_FILE_BYTES: u64 = 1536 << 20;
+
+/// Refuses, with a message, a file the worker could not hold.
+pub fn check_memory(file_size: u64) -> Result<(), String> {
+    if file_size > MAX_FILE_BYTES {
+        return Err(format!(
+            "this GGUF is {:.1} GiB; generation in the browser (wasm32, at most 4 GiB of memory) takes files up to {:.1} GiB",
+            file_size as f64 / (1u64 << 30) as f64,
+            MAX_FILE_BYTES as f64 / (1u64 << 30) as f64
+        ));
+    }
+    Ok(())
+}
+
+/// One generation request for the worker.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Job {
+    /// `chat` or `generate`.
+    pub endpoint: Endpoint,
+    /// `model` as the request names it.
+    pub model: String,
+    /// The rendered prompt.
+    pub prompt: String,
+    /// The renderer's leading BOS string, if any.
+    pub leading_bos: Option<String>,
+    /// The request's `options` object.
+    pub options: Value,
+    /// The request's `truncate` (default true).
+    pub truncate: bool,
+    /// The request's `shift` (default true).
+    pub shift: bool,
+    /// `/api/generate` with `raw: true` (no `context` in the answer).
+    pub raw: bool,
+    /// Promptscope's opt-in debug output on the first chunk.
+    pub debug: bool,
+    /// `num_ctx` when the request gives none.
+    pub default_num_ctx: i64,
+}
+
+impl Job {
+    /// A job from the request body and the rendered prompt.
+    pub fn new(
+        endpoint: Endpoint,
+        request: &Value,
+        prompt: String,
+        leading_bos: Option<String>,
+        debug: bool,
+    ) -> Job {
+        let flag = |k: &str| request.get(k).and_then(Value::as_bool);
+        Job {
+            endpoint,
+            model: request["model"].as_str().unwrap_or("").to_string(),
+            prompt,
+            leading_bos,
+            options: request.get("options").cloned().unwrap_or(Value::Null),
+            truncate: flag("truncate") != Some(false),
+            shift: flag("shift") != Some(false),
+            raw: endpoint == Endpoint::Generate && flag("raw") == Some(true),
+            debug,
+            default_num_ctx: 4096,
+        }
+    }
+
+    /// Whether the final chunk carries `context` (`/api/generate`, not raw).
+    pub fn wants_context(&self) -> bool {
+        self.endpoint == Endpoint::Generate && !self.raw
+    }
+
+    /// The job as the JSON posted to the worker.
+    pub fn to_json(&self) -> String {
+        json!({
+            "endpoint": if self.endpoint == Endpoint::Chat { "chat" } else { "generate" },
+            "model": self.model,
+            "prompt": self.prompt,
+            "leading_bos": self.leading_bos,
+            "options": self.options,
+            "truncate": self.truncate,
+            "shift": self.shift,
+            "raw": self.raw,
+            "debug": self.debug,
+            "default_num_ctx": self.default_num_ctx,
+        })
+        .to_string()
+    }
+
+    /// Reads [`Job::to_json`]'s output.
+    pub fn from_json(text: &str) -> Result<Job, String> {
+        let v: Value = serde_json::from_str(text).map_err(|e| format!("bad job: {e}"))?;
+        let s = |k: &str| v[k].as_str().map(str::to_string);
+        let b = |k: &str| v[k].as_bool().unwrap_or(false);
+        Ok(Job {
+            endpoint: match v["endpoint"].as_str() {
+                Some("generate") => Endpoint::Generate,
+                _ => Endpoint::Chat,
+            },
+            model: s("model").unwrap_or_default(),
+            prompt: s("prompt").ok_or("bad job: no prompt")?,
+            leading_bos: s("leading_bos"),
+            options: v["options"].clone(),
+            truncate: b("truncate"),
+            shift: b("shift"),
+            raw: b("raw"),
+            debug: b("debug"),
+            default_num_ctx: v["default_num_ctx"].as_i64().unwrap_or(4096),
+        })
+    }
+}
+
+/// A streamed chunk with `text`.
+pub fn text_chunk(job: &Job, created_at: &str, text: &str, debug: Option<Value>) -> Value {
+    response::chunk(
+        job.endpoint,
+        &Chunk {
+            model: &job.model,
+            created_at,
+            content: text,
+            debug,
+            ..Chunk::default()
+        },
+    )
+}
+
+/// The final chunk: `done_reason`, counts and durations (nanoseconds).
+pub fn final_chunk(
+    job: &Job,
+    created_at: &str,
+    done_reason: &str,
+    metrics: Metrics,
+    context: Option<&[u32]>,
+) -> Value {
+    response::chunk(
+        job.endpoint,
+        &Chunk {
+            model: &job.model,
+            created_at,
+            done: Some(done_reason),
+            metrics,
+            context,
+            ..Chunk::default()
+        },
+    )
+}
+
+/// What the pane shows from the NDJSON lines received so far: the text,
+/// and from the final chunk the counts and tokens per second.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// The streamed text.
+    pub text: String,
+    /// `done_reason` once done.
+    pub done_reason: Option<String>,
+    /// `prompt_eval_count`.
+    pub prompt_eval_count: u64,
+    /// `eval_count`.
+    pub eval_count: u64,
+    /// Generation speed, from `eval_count` / `eval_duration`.
+    pub tokens_per_second: Option<f64>,
+    /// Prompt speed, from `prompt_eval_count` / `prompt_eval_duration`.
+    pub prompt_tokens_per_second: Option<f64>,
+}
+
+/// Folds response chunks into a [`Summary`].
+pub fn summarize(lines: &[String]) -> Summary {
+    let mut s = Summary::default();
+    for line in lines {
+        let Ok(v) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        if let Some(t) = v["message"]["content"].as_str().or(v["response"].as_str()) {
+            s.text.push_str(t);
+        }
+        if v["done"] == true {
+            s.done_reason = v["done_reason"].as_str().map(str::to_string);
+            let n = |k: &str| v[k].as_u64().unwrap_or(0);
+            s.prompt_eval_count = n("prompt_eval_count");
+            s.eval_count = n("eval_count");
+            let rate = |count: u64, ns: u64| (ns > 0).then(|| count as f64 / (ns as f64 / 1e9));
+            s.tokens_per_second = rate(n("eval_count"), n("eval_duration"));
+            s.prompt_tokens_per_second = rate(n("prompt_eval_count"), n("prompt_eval_duration"));
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jobs_round_trip_through_json() {
+        let req = json!({"model": "smollm2", "options": {"temperature": 0}, "stream": true, "truncate": false});
+        let job = Job::new(Endpoint::Chat, &req, "P".into(), Some("<s>".into()), true);
+        assert!(!job.truncate && job.shift && !job.raw);
+        assert_eq!(Job::from_json(&job.to_json()).unwrap(), job);
+        let raw = Job::new(
+            Endpoint::Generate,
+            &json!({"model": "m", "raw": true}),
+            "p".into(),
+            None,
+            false,
+        );
+        assert!(!raw.wants_context());
+    }
+
+    #[test]
+    fn memory_check_refuses_big_files_with_a_message() {
+        assert!(check_memory(98_362_432).is_ok());
+        let e = check_memory(4 << 30).unwrap_err();
+        assert!(e.contains("4.0 GiB") && e.contains("1.5 GiB"), "{e}");
+    }
+
+    #[test]
+    fn chunks_fold_into_a_summary() {
+        let job = Job::new(
+            Endpoint::Chat,
+            &json!({"model": "m"}),
+            "p".into(),
+            None,
+            false,
+        );
+        let t = Metrics {
+            total_duration: 900_000_000,
+            prompt_eval_count: 27,
+            prompt_eval_duration: 500_000_000,
+            eval_count: 8,
+            eval_duration: 200_000_000,
+            ..Metrics::default()
+        };
+        let lines = vec![
+            text_chunk(&job, "t", "The", None).to_string(),
+            text_chunk(&job, "t", " capital", None).to_string(),
+            final_chunk(&job, "t", "stop", t, None).to_string(),
+        ];
+        let s = summarize(&lines);
+        assert_eq!(s.text, "The capital");
+        assert_eq!(s.done_reason.as_deref(), Some("stop"));
+        assert_eq!((s.prompt_eval_count, s.eval_count), (27, 8));
+        assert_eq!(s.tokens_per_second, Some(40.0));
+        assert_eq!(s.prompt_tokens_per_second, Some(54.0));
+    }
+}

@@ -1,0 +1,239 @@
+//! The Generate pane: runs the model of the chosen GGUF in a Web Worker
+//! (`generate-worker`, loaded only when asked) and streams Ollama's response
+//! chunks: progress while the weights load, the text as it comes, tokens
+//! per second, a stop button and the NDJSON the worker produced.
+
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use promptscope_app::generate::{self, Job, Summary};
+use promptscope_app::state;
+
+use crate::ui::store::Store;
+
+/// Where the pane is.
+#[derive(Clone, Debug, PartialEq)]
+enum Phase {
+    Idle,
+    Loading(f64),
+    Running,
+    Error(String),
+}
+
+fn message(fields: &[(&str, JsValue)]) -> JsValue {
+    let o = js_sys::Object::new();
+    for (k, v) in fields {
+        let _ = js_sys::Reflect::set(&o, &JsValue::from_str(k), v);
+    }
+    o.into()
+}
+
+/// The pane.
+#[component]
+pub fn GeneratePane() -> impl IntoView {
+    let store = expect_context::<Store>();
+    let phase = RwSignal::new(Phase::Idle);
+    let lines = RwSignal::new(Vec::<String>::new());
+    let loaded_name = StoredValue::new_local(None::<String>);
+    let worker = StoredValue::new_local(None::<web_sys::Worker>);
+    let pending = StoredValue::new_local(None::<String>);
+    let debug = RwSignal::new(false);
+    // Messages wait here until the worker says it is ready (a message
+    // posted while its wasm still loads would be lost).
+    let ready = StoredValue::new_local(false);
+    let queue = StoredValue::new_local(Vec::<JsValue>::new());
+    let post = move |w: &web_sys::Worker, fields: &[(&str, JsValue)]| {
+        let m = message(fields);
+        if ready.get_value() {
+            let _ = w.post_message(&m);
+        } else {
+            queue.update_value(|q| q.push(m));
+        }
+    };
+    let summary = Memo::new(move |_| lines.with(|l| generate::summarize(l)));
+
+    let spawn = move || -> Option<web_sys::Worker> {
+        if let Some(w) = worker.get_value() {
+            return Some(w);
+        }
+        let w = match web_sys::Worker::new("./generate-worker_loader.js") {
+            Ok(w) => w,
+            Err(e) => {
+                phase.set(Phase::Error(format!("{e:?}")));
+                return None;
+            }
+        };
+        let on_message =
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+                let data = ev.data();
+                let get = |k: &str| {
+                    js_sys::Reflect::get(&data, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED)
+                };
+                match get("type").as_string().as_deref() {
+                    Some("ready") => {
+                        ready.set_value(true);
+                        if let Some(w) = worker.get_value() {
+                            for m in queue.get_value() {
+                                let _ = w.post_message(&m);
+                            }
+                        }
+                        queue.set_value(Vec::new());
+                    }
+                    Some("progress") => {
+                        let (d, t) = (
+                            get("done").as_f64().unwrap_or(0.0),
+                            get("total").as_f64().unwrap_or(1.0),
+                        );
+                        phase.set(Phase::Loading(d / t.max(1.0)));
+                    }
+                    Some("loaded") => {
+                        phase.set(Phase::Running);
+                        if let (Some(w), Some(job)) = (worker.get_value(), pending.get_value()) {
+                            pending.set_value(None);
+                            post(&w, &[("type", "generate".into()), ("json", job.into())]);
+                        }
+                    }
+                    Some("chunk") => {
+                        if let Some(line) = get("json").as_string() {
+                            lines.update(|l| l.push(line));
+                        }
+                    }
+                    Some("done") if phase.get_untracked() == Phase::Running => {
+                        phase.set(Phase::Idle)
+                    }
+                    Some("error") => {
+                        loaded_name.set_value(None);
+                        phase.set(Phase::Error(get("message").as_string().unwrap_or_default()));
+                    }
+                    _ => {}
+                }
+            });
+        w.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        on_message.forget();
+        worker.set_value(Some(w.clone()));
+        Some(w)
+    };
+
+    let run = move |_| {
+        let Some(file) = store.gguf_file.get_value() else {
+            phase.set(Phase::Error(store.t("generate.no_gguf").to_string()));
+            return;
+        };
+        if let Err(why) = generate::check_memory(file.size() as u64) {
+            phase.set(Phase::Error(why));
+            return;
+        }
+        let outcome = store.outcome.get_untracked();
+        let Some(prompt) = outcome.prompt.clone() else {
+            let why = outcome
+                .error
+                .as_ref()
+                .map(|e| e.message.clone())
+                .unwrap_or_else(|| store.t("generate.no_prompt").to_string());
+            phase.set(Phase::Error(why));
+            return;
+        };
+        let Ok(request) = store.body.get_untracked() else {
+            phase.set(Phase::Error(store.t("generate.no_prompt").to_string()));
+            return;
+        };
+        let endpoint = match store.state.with_untracked(|s| s.endpoint) {
+            state::Endpoint::Chat => ollama::server::Endpoint::Chat,
+            state::Endpoint::Generate => ollama::server::Endpoint::Generate,
+        };
+        let leading_bos = outcome.explain.as_ref().and_then(|e| e.leading_bos.clone());
+        let job = Job::new(
+            endpoint,
+            &request,
+            prompt,
+            leading_bos,
+            debug.get_untracked(),
+        )
+        .to_json();
+        let Some(w) = spawn() else { return };
+        lines.set(Vec::new());
+        if loaded_name.get_value().as_deref() == Some(file.name().as_str()) {
+            phase.set(Phase::Running);
+            post(&w, &[("type", "generate".into()), ("json", job.into())]);
+        } else {
+            loaded_name.set_value(Some(file.name()));
+            pending.set_value(Some(job));
+            phase.set(Phase::Loading(0.0));
+            post(&w, &[("type", "load".into()), ("file", file.into())]);
+        }
+    };
+    let stop = move |_| {
+        if let Some(w) = worker.get_value() {
+            post(&w, &[("type", "stop".into())]);
+        }
+    };
+
+    let status = move || match phase.get() {
+        Phase::Idle => summary.with(|s: &Summary| match &s.done_reason {
+            Some(r) => store.tf(
+                "generate.finished",
+                &[
+                    ("reason", r),
+                    ("prompt", &s.prompt_eval_count.to_string()),
+                    ("eval", &s.eval_count.to_string()),
+                    (
+                        "tps",
+                        &s.tokens_per_second
+                            .map(|t| format!("{t:.1}"))
+                            .unwrap_or_else(|| "–".into()),
+                    ),
+                    (
+                        "pps",
+                        &s.prompt_tokens_per_second
+                            .map(|t| format!("{t:.1}"))
+                            .unwrap_or_else(|| "–".into()),
+                    ),
+                ],
+            ),
+            None => store.t("generate.idle").to_string(),
+        }),
+        Phase::Loading(f) => store.tf("generate.loading", &[("pct", &format!("{:.0}", f * 100.0))]),
+        Phase::Running => store.t("generate.running").to_string(),
+        Phase::Error(e) => e,
+    };
+
+    view! {
+        <section class="pane" id="generate-pane" data-testid="generate-pane" aria-labelledby="generate-heading">
+            <div class="pane-head">
+                <h2 id="generate-heading">{move || store.t("generate.title")}</h2>
+                <button type="button" data-testid="generate-run" on:click=run
+                    disabled=move || matches!(phase.get(), Phase::Loading(_) | Phase::Running)>
+                    {move || store.t("generate.run")}
+                </button>
+                <button type="button" data-testid="generate-stop" on:click=stop
+                    disabled=move || phase.get() != Phase::Running>
+                    {move || store.t("generate.stop")}
+                </button>
+                <label>
+                    <input type="checkbox" data-testid="generate-debug"
+                        on:change=move |ev| debug.set(event_target_checked(&ev)) />
+                    " " {move || store.t("generate.debug")}
+                </label>
+            </div>
+            <p class="hint">{move || store.t("generate.help")}</p>
+            <progress data-testid="generate-progress" max="1"
+                value=move || match phase.get() { Phase::Loading(f) => f, _ => 0.0 }
+                hidden=move || !matches!(phase.get(), Phase::Loading(_)) />
+            <p role="status" data-testid="generate-status"
+                data-state=move || match phase.get() {
+                    Phase::Idle => if summary.with(|s| s.done_reason.is_some()) { "done" } else { "idle" },
+                    Phase::Loading(_) => "loading",
+                    Phase::Running => "running",
+                    Phase::Error(_) => "error",
+                }>
+                {status}
+            </p>
+            <pre class="prompt" data-testid="generate-output" tabindex="0">{move || summary.with(|s| s.text.clone())}</pre>
+            <details>
+                <summary>{move || store.t("generate.json")}</summary>
+                <pre class="prompt" data-testid="generate-json" tabindex="0">{move || lines.with(|l| l.join("\n"))}</pre>
+            </details>
+        </section>
+    }
+}

@@ -1,0 +1,90 @@
+// The Generate pane: SmolLM2 chosen in the Model pane is loaded by the
+// generation worker (fetched only now), answers with Ollama's chunks
+// (greedy: llama.cpp's text and counts), and a long answer stops on Stop.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+
+import { eventually } from './support/app-page.mjs';
+import { useAppServer, withApp } from './support/harness.mjs';
+
+const server = useAppServer();
+const SMOL = process.env.PROMPTSCOPE_SMOLLM2 ?? path.join(os.homedir(), '.cache/promptscope/models/SmolLM2-135M-Instruct.Q4_1.gguf');
+const skip = !existsSync(SMOL);
+if (skip) console.log('# generate.spec skipped: no SmolLM2 in the model cache (cargo test downloads it)');
+
+function request(user, options) {
+  return JSON.stringify({
+    model: 'smollm2',
+    messages: [
+      { role: 'system', content: 'You are a helpful assistant.' },
+      { role: 'user', content: user },
+    ],
+    options,
+  });
+}
+
+async function chunks(app) {
+  const text = await app.page.getByTestId('generate-json').textContent();
+  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+describe('Generate', { skip }, () => {
+  test('SmolLM2 in a worker: streamed chunks, counts, stop', { timeout: 400_000 }, async () => {
+    await withApp(server(), async (app) => {
+      const page = app.page;
+      const workerRequests = [];
+      page.on('request', (r) => {
+        if (r.url().includes('generate-worker')) workerRequests.push(r.url());
+      });
+      await app.loadExample('chatml');
+      await app.hasTemplate.uncheck();
+      await page.getByTestId('gguf-input').setInputFiles(SMOL);
+      await eventually(async () => assert.match(await page.getByTestId('gguf-status').textContent(), /read .* of /), {
+        timeout: 60_000,
+      });
+      await app.requestInput.fill(request('What is the capital of Japan?', { temperature: 0, num_predict: 64 }));
+      await eventually(async () =>
+        assert.equal(
+          await app.promptOutput.textContent(),
+          '<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\nWhat is the capital of Japan?<|im_end|>\n<|im_start|>assistant\n',
+        ),
+      );
+      assert.equal(workerRequests.length, 0, 'the worker is not fetched before it is needed');
+
+      const status = page.getByTestId('generate-status');
+      await page.getByTestId('generate-run').click();
+      await eventually(async () => assert.equal(await status.getAttribute('data-state'), 'done'), { timeout: 240_000 });
+      assert.ok(workerRequests.length > 0, 'the worker was fetched on demand');
+      assert.equal(await page.getByTestId('generate-output').textContent(), 'The capital of Japan is Tokyo.');
+      const lines = await chunks(app);
+      const last = lines.at(-1);
+      for (const c of lines.slice(0, -1)) {
+        assert.equal(c.done, false);
+        assert.equal(c.message.role, 'assistant');
+        assert.equal(c.model, 'smollm2');
+      }
+      assert.equal(last.done, true);
+      assert.equal(last.done_reason, 'stop');
+      // llama.cpp's counts for this prompt: 27 prompt tokens, 7 + <|im_end|>
+      assert.equal(last.prompt_eval_count, 27);
+      assert.equal(last.eval_count, 8);
+      assert.ok(last.eval_duration > 0 && last.prompt_eval_duration > 0 && last.total_duration > 0);
+      assert.match(await status.textContent(), /eval_count 8 \([\d.]+ tokens\/s\)/);
+
+      // A long answer, stopped by the user.
+      await app.requestInput.fill(request('Tell me a very long story about a dragon and a knight.', { temperature: 0, num_predict: 1500 }));
+      await page.getByTestId('generate-run').click();
+      await eventually(async () => assert.ok((await page.getByTestId('generate-output').textContent()).length > 40), {
+        timeout: 120_000,
+      });
+      await page.getByTestId('generate-stop').click();
+      await eventually(async () => assert.equal(await status.getAttribute('data-state'), 'done'), { timeout: 60_000 });
+      const stopped = (await chunks(app)).at(-1);
+      assert.equal(stopped.done_reason, 'stop');
+      assert.ok(stopped.eval_count > 5 && stopped.eval_count < 1500, `eval_count ${stopped.eval_count}`);
+    });
+  });
+});
