@@ -15,7 +15,7 @@ mod worker {
     use std::cell::RefCell;
     use std::rc::Rc;
 
-    use inference::{Generation, Model, Options, Step};
+    use inference::{Generation, Model, Step};
     use promptscope_app::generate::{self, Job};
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
@@ -142,33 +142,24 @@ mod worker {
         let emit = |line: &serde_json::Value| {
             post(&[("type", "chunk".into()), ("json", line.to_string().into())]);
         };
-        let mut options = Options::defaults(job.default_num_ctx);
-        if let Some(map) = job.options.as_object() {
-            if let Err(e) = options.apply(map) {
-                return error(&e.to_string());
-            }
-        }
         let prepared = {
             let st = state.borrow();
             let Some(l) = &st.loaded else {
                 return error("no model is loaded");
             };
-            let completion = ollama::server::completion_prompt(
+            inference::generate::prepare(
+                &l.vocab,
                 &job.prompt,
                 job.leading_bos.as_deref(),
                 l.adds_bos,
-            );
-            inference::generate::prompt_tokens(
-                &l.vocab,
-                completion,
-                &options,
-                l.adds_bos,
+                &job.options,
+                job.default_num_ctx,
                 job.truncate,
                 job.shift,
             )
         };
-        let tokens = match prepared {
-            Ok(t) => t,
+        let inference::generate::Prepared { options, tokens } = match prepared {
+            Ok(p) => p,
             Err(e) => return error(&e.to_string()),
         };
         if options.num_predict == 0 {
@@ -235,14 +226,7 @@ mod worker {
                 })
         };
         let t = g.timings();
-        let m = ollama::response::Metrics {
-            total_duration: clock(),
-            load_duration: 0,
-            prompt_eval_count: t.prompt_eval_count,
-            prompt_eval_duration: t.prompt_eval_duration,
-            eval_count: t.eval_count,
-            eval_duration: t.eval_duration,
-        };
+        let m = t.metrics(clock(), 0);
         emit(&generate::final_chunk(
             &job,
             &created_at(),

@@ -14,7 +14,8 @@
 use std::io::{self, Write};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use inference::{Generation, Model, Options, Step};
+use inference::generate::Prepared;
+use inference::{Generation, Model, Step};
 use ollama::case::RenderCase;
 use ollama::response::{self, Chunk, Metrics};
 use ollama::server::{Endpoint, TokenCounter};
@@ -90,31 +91,23 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         return out.flush().map_err(|e| Failure::Usage(e.to_string()));
     }
 
-    let mut options = Options::defaults(4096);
-    if let Some(map) = request.get("options").and_then(Json::as_object) {
-        if let Err(e) = options.apply(map) {
-            return engine_error(&mut out, &e.to_string());
-        }
-    }
-    if options.num_thread > 0 {
-        inference::threads::set_threads(options.num_thread as usize);
-    }
-    let completion = ollama::server::completion_prompt(
+    let prepared = inference::generate::prepare(
+        &gguf.vocab,
         &prompt,
         rendered.explain.leading_bos.as_deref(),
         gguf.adds_bos(),
-    );
-    let tokens = match inference::generate::prompt_tokens(
-        &gguf.vocab,
-        completion,
-        &options,
-        gguf.adds_bos(),
+        request.get("options").unwrap_or(&Json::Null),
+        4096,
         flag("truncate") != Some(false),
         flag("shift") != Some(false),
-    ) {
-        Ok(t) => t,
+    );
+    let Prepared { options, tokens } = match prepared {
+        Ok(p) => p,
         Err(e) => return engine_error(&mut out, &e.to_string()),
     };
+    if options.num_thread > 0 {
+        inference::threads::set_threads(options.num_thread as usize);
+    }
     let stream = flag("stream") != Some(false) && !opts.has("--json");
     let debug = opts.has("--debug").then(|| {
         json!({"rendered_template": prompt, "options": options.to_json(), "prompt_tokens": tokens.ids.len()})
@@ -210,14 +203,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         };
         let t = g.timings();
         let ctx = context(g.text());
-        let metrics = Metrics {
-            total_duration: clock(),
-            load_duration,
-            prompt_eval_count: t.prompt_eval_count,
-            prompt_eval_duration: t.prompt_eval_duration,
-            eval_count: t.eval_count,
-            eval_duration: t.eval_duration,
-        };
+        let metrics = t.metrics(clock(), load_duration);
         let c = response::chunk(
             endpoint,
             &Chunk {

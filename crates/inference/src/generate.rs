@@ -72,6 +72,41 @@ pub fn prompt_tokens(
     })
 }
 
+/// A request ready to run: its options and its prompt tokens.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    /// Ollama's defaults with the request's `options` applied.
+    pub options: Options,
+    /// The prompt as llama-server evaluates it.
+    pub tokens: PromptTokens,
+}
+
+/// Applies the request's `options` (a JSON object, or null) over Ollama's
+/// defaults, then turns the rendered prompt into llama-server's tokens:
+/// Ollama's leading-BOS rule (`completionPrompt`), then [`prompt_tokens`].
+#[allow(clippy::too_many_arguments)]
+pub fn prepare(
+    vocab: &Vocab,
+    prompt: &str,
+    leading_bos: Option<&str>,
+    adds_bos: bool,
+    options: &serde_json::Value,
+    default_num_ctx: i64,
+    truncate: bool,
+    shift: bool,
+) -> Result<Prepared, Error> {
+    let mut opts = Options::defaults(default_num_ctx);
+    if let Some(map) = options.as_object() {
+        opts.apply(map)?;
+    }
+    let completion = ollama::server::completion_prompt(prompt, leading_bos, adds_bos);
+    let tokens = prompt_tokens(vocab, completion, &opts, adds_bos, truncate, shift)?;
+    Ok(Prepared {
+        options: opts,
+        tokens,
+    })
+}
+
 fn context_shift_prompt_limit(num_ctx: usize, keep: usize) -> usize {
     if num_ctx <= 1 {
         return 0;
@@ -121,6 +156,21 @@ pub struct Timings {
     pub eval_count: usize,
     /// Time spent generating them.
     pub eval_duration: u64,
+}
+
+impl Timings {
+    /// Ollama's `Metrics` of these counts, with the request's total and
+    /// load durations.
+    pub fn metrics(&self, total_duration: u64, load_duration: u64) -> ollama::response::Metrics {
+        ollama::response::Metrics {
+            total_duration,
+            load_duration,
+            prompt_eval_count: self.prompt_eval_count,
+            prompt_eval_duration: self.prompt_eval_duration,
+            eval_count: self.eval_count,
+            eval_duration: self.eval_duration,
+        }
+    }
 }
 
 /// A generation in progress.
