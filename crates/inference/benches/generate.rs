@@ -2,7 +2,9 @@
 //! one thread, against llama.cpp measured in the same run on the same
 //! machine (llama-cpp-python, `n_threads=1`).
 //!
-//! `cargo bench -p promptscope-inference --bench generate`
+//! `cargo bench -p promptscope-inference --bench generate`; the same
+//! measurement in the browser (wasm, against wllama) is
+//! `tests/bench/generate-wasm.mjs`.
 //!
 //! llama.cpp comes from `$PROMPTSCOPE_LLAMA_PYTHON` (a Python with
 //! `llama_cpp`), else `~/.cache/promptscope/venv-llama/bin/python`; without
@@ -13,31 +15,13 @@ use inference::Model;
 use std::process::Command;
 use std::time::Instant;
 
-const PROMPT: &str = "The history of the printing press begins in the fifteenth century, when \
-Johannes Gutenberg combined movable metal type, oil-based ink and a wooden press adapted from \
-those used for wine. Before that, books were copied by hand in monasteries and workshops, a slow \
-and costly process that kept literacy rare. Within fifty years presses were running in more than \
-two hundred cities across Europe, and the number of books in circulation grew from thousands to \
-millions. Scholars";
+/// The prompt, shared with the browser benchmark.
+const PROMPT: &str = include_str!("prompt.txt");
 const N_GEN: usize = 64;
 const RUNS: usize = 3;
 
-const LLAMA_SCRIPT: &str = r#"
-import sys, time, llama_cpp
-path, n_prompt, n_gen, runs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-llm = llama_cpp.Llama(path, n_ctx=1024, n_threads=1, n_threads_batch=1, n_batch=512, verbose=False)
-ids = llm.tokenize(sys.stdin.read().encode(), add_bos=True, special=True)
-assert len(ids) == n_prompt, (len(ids), n_prompt)
-best_p = best_g = 1e9
-for _ in range(runs):
-    llm.reset()
-    t = time.perf_counter(); llm.eval(ids); best_p = min(best_p, time.perf_counter() - t)
-    t = time.perf_counter()
-    for _ in range(n_gen):
-        llm.eval([0])
-    best_g = min(best_g, time.perf_counter() - t)
-print(len(ids) / best_p, n_gen / best_g)
-"#;
+/// llama.cpp's side, shared with the browser benchmark.
+const LLAMA_SCRIPT: &str = include_str!("llama_cpp_speed.py");
 
 fn llama_cpp(path: &str, n_prompt: usize) -> Option<(f64, f64)> {
     let python = std::env::var("PROMPTSCOPE_LLAMA_PYTHON").unwrap_or_else(|_| {
