@@ -9,7 +9,7 @@
 const CACHE = 'promptscope-v1';
 const HASHED = /-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$/;
 
-// Everything index.html names (hashed module, wasm, CSS, boot.js, icons),
+// Everything index.html names (hashed module, wasm, CSS, boot.js), icons,
 // fetched once at install so the first visit already works offline.
 async function precache() {
   const cache = await caches.open(CACHE);
@@ -18,7 +18,17 @@ async function precache() {
   if (!page.ok) return;
   const html = await page.clone().text();
   await cache.put(scope, page);
-  const names = new Set(['manifest.webmanifest', 'icon.svg', 'icon-192.png', 'icon-512.png']);
+  // The engine worker too (renders with a GGUF's vocabulary); not the
+  // generation worker, which is fetched the first time it is used.
+  const names = new Set([
+    'manifest.webmanifest',
+    'icon.svg',
+    'icon-192.png',
+    'icon-512.png',
+    'engine-worker_loader.js',
+    'engine-worker.js',
+    'engine-worker_bg.wasm',
+  ]);
   for (const m of html.matchAll(/(?:href|src|data-js|data-wasm)="([^"]+)"/g)) {
     const url = new URL(m[1], scope);
     if (url.origin === scope.origin) names.add(url.href);

@@ -2,6 +2,7 @@
 //! engine (`ollama::case::RenderCase`), with input errors kept apart from
 //! Ollama's own answers.
 
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use ollama::case::RenderCase;
@@ -13,7 +14,7 @@ use crate::gguf::Gguf;
 use crate::state::{parse_json_text, Endpoint, State};
 
 /// Which editor an input error belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Field {
     /// The Modelfile MESSAGE list.
     ModelMessages,
@@ -25,7 +26,7 @@ pub enum Field {
 
 /// Text the engine cannot take yet (not valid JSON, wrong shape): not an
 /// Ollama error, so it is shown beside the editor.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InputError {
     /// The editor.
     pub field: Field,
@@ -36,7 +37,7 @@ pub struct InputError {
 }
 
 /// Which template a Go template error points into.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TemplateTarget {
     /// The Modelfile TEMPLATE.
     Model,
@@ -45,7 +46,7 @@ pub enum TemplateTarget {
 }
 
 /// Ollama's answer when it rejects the request or fails to render.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EngineError {
     /// The exact text of Ollama's `{"error": ...}`.
     pub message: String,
@@ -55,8 +56,8 @@ pub struct EngineError {
     pub position: Option<(TemplateTarget, Pos)>,
 }
 
-/// The result of one render.
-#[derive(Clone, Debug, Default)]
+/// The result of one render (serializable: the engine worker sends it).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
     /// The prompt; `None` on an error, or when Ollama answers without
     /// rendering (no messages, empty prompt: `done_reason: "load"`).
@@ -193,7 +194,7 @@ pub fn run_with(state: &State, today: &str, gguf: Option<&Gguf>) -> Outcome {
     if let Some(g) = gguf {
         g.apply(&mut case);
     }
-    let counter = gguf.filter(|g| g.vocab.is_ok());
+    let counter = gguf.filter(|g| g.has_vocab());
     match case.render(counter.map(|g| g as &dyn TokenCounter)) {
         Ok(r) => {
             let token_count = counter.zip(r.prompt.as_deref()).map(|(g, p)| {

@@ -3,7 +3,7 @@
 //! JSON errors (serde_json's line and column).
 
 /// A position in an editor's text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Pos {
     /// Line, 1-based.
     pub line: usize,

@@ -21,8 +21,10 @@ pub struct Gguf {
     pub name: String,
     /// The parsed metadata and tensor infos.
     pub file: GgufFile,
-    /// The vocabulary as Ollama's llama-server loads it, or why it failed.
-    pub vocab: Result<Vocab, String>,
+    /// The vocabulary as Ollama's llama-server loads it, or why it failed;
+    /// `None` where it is not loaded (the page's copy: the engine worker
+    /// holds the vocabulary).
+    pub vocab: Option<Result<Vocab, String>>,
 }
 
 impl TokenCounter for Gguf {
@@ -70,8 +72,23 @@ impl Gguf {
         Gguf {
             name: name.into(),
             file,
-            vocab,
+            vocab: Some(vocab),
         }
+    }
+
+    /// A parsed file without its vocabulary: renders with it take the
+    /// file's chat template and facts but count no tokens.
+    pub fn metadata_only(name: impl Into<String>, file: GgufFile) -> Gguf {
+        Gguf {
+            name: name.into(),
+            file,
+            vocab: None,
+        }
+    }
+
+    /// Whether the vocabulary is loaded here and usable.
+    pub fn has_vocab(&self) -> bool {
+        matches!(self.vocab, Some(Ok(_)))
     }
 
     /// Parses a whole file held in memory (tests).
@@ -82,7 +99,10 @@ impl Gguf {
 
     /// The vocabulary, or why there is none.
     pub fn vocab(&self) -> Result<&Vocab, String> {
-        self.vocab.as_ref().map_err(Clone::clone)
+        match &self.vocab {
+            Some(v) => v.as_ref().map_err(Clone::clone),
+            None => Err("the vocabulary is not loaded".to_string()),
+        }
     }
 
     /// The chat template, if the file has one.
@@ -94,7 +114,7 @@ impl Gguf {
 
     /// BOS text, EOS text.
     pub fn bos_eos(&self) -> (String, String) {
-        match &self.vocab {
+        match self.vocab() {
             Ok(v) => (
                 v.bos_text().unwrap_or_default(),
                 v.eos_text().unwrap_or_default(),
@@ -121,7 +141,7 @@ impl Gguf {
         if m.chat_template.is_none() {
             m.chat_template = self.chat_template().map(str::to_string);
         }
-        if let Ok(v) = &self.vocab {
+        if let Ok(v) = self.vocab() {
             m.bos_token = v.bos_text().unwrap_or_default();
             m.eos_token = v.eos_text().unwrap_or_default();
             m.add_bos = v.add_bos();
@@ -183,26 +203,20 @@ impl Gguf {
                 let type_name = kv.value.type_name();
                 match &kv.value {
                     GValue::Array(a) => {
-                        let json = a.to_json();
-                        let items = json.as_array().cloned().unwrap_or_default();
+                        // only the shown elements are converted (a
+                        // vocabulary has hundreds of thousands)
+                        let items: Vec<Value> = (0..a.len().min(ARRAY_SHOWN))
+                            .filter_map(|i| a.get(i))
+                            .map(|v| v.to_json())
+                            .collect();
                         let first: Vec<String> =
                             items.iter().take(3).map(|x| short(x, 40)).collect();
-                        let more = if items.len() > 3 { ", …" } else { "" };
+                        let more = if a.len() > 3 { ", …" } else { "" };
                         MetaRow {
                             key: kv.key.clone(),
                             type_name,
-                            summary: format!(
-                                "[{}{more}] ({} items)",
-                                first.join(", "),
-                                items.len()
-                            ),
-                            elements: Some(
-                                items
-                                    .iter()
-                                    .take(ARRAY_SHOWN)
-                                    .map(|x| short(x, 200))
-                                    .collect(),
-                            ),
+                            summary: format!("[{}{more}] ({} items)", first.join(", "), a.len()),
+                            elements: Some(items.iter().map(|x| short(x, 200)).collect()),
                         }
                     }
                     other => MetaRow {
@@ -297,5 +311,28 @@ mod tests {
         let html = tokens_html(&[(1, "<s>".into()), (2, "a\"b".into())]);
         assert!(html.contains("tk-a") && html.contains("tk-b"));
         assert!(html.contains("&lt;s&gt;"));
+    }
+
+    #[test]
+    fn array_rows_show_the_first_elements_and_count_them_all() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let Some(path) = [root.join("shared"), root.join("../shared")]
+            .into_iter()
+            .map(|d| d.join("corpus/tokenizer/llama3.gguf"))
+            .find(|p| p.exists())
+        else {
+            return;
+        };
+        let g = Gguf::from_bytes("llama3.gguf", &std::fs::read(path).unwrap()).unwrap();
+        let rows = g.meta_rows();
+        let tokens = rows
+            .iter()
+            .find(|r| r.key == "tokenizer.ggml.tokens")
+            .unwrap();
+        assert_eq!(tokens.type_name, "array<string>");
+        assert_eq!(tokens.summary, "[\"!\", \"\\\"\", \"#\", …] (128256 items)");
+        let shown = tokens.elements.as_ref().unwrap();
+        assert_eq!(shown.len(), ARRAY_SHOWN);
+        assert_eq!(shown[0], "\"!\"");
     }
 }

@@ -20,6 +20,7 @@ pub mod generate;
 pub mod gguf;
 pub mod highlight;
 pub mod i18n;
+pub mod jobs;
 pub mod modelfile;
 pub mod reqedit;
 pub mod share;

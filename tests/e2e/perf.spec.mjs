@@ -6,13 +6,24 @@
 //   promptscope:frame   the work in the frame: render, then the prompt's DOM updated
 //   promptscope:update  from the edit to the prompt's DOM being updated (includes
 //                       the wait for the next animation frame)
+//
+// Then the same with a GGUF (the shared corpus's Llama 3 vocabulary), where
+// each render runs in the engine worker and tokenizes: the count, the
+// truncation check and the 20 per-message costs.
+//
+//   promptscope:engine-worker  from the render request to the worker's answer
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import { eventually } from './support/app-page.mjs';
-import { TEST_TIMEOUT, useAppServer, withApp } from './support/harness.mjs';
+import { ROOT, TEST_TIMEOUT, useAppServer, withApp } from './support/harness.mjs';
 
 const server = useAppServer();
+const LLAMA3 = [path.join(ROOT, '..', 'shared'), path.join(ROOT, 'shared')]
+  .map((d) => path.join(d, 'corpus/tokenizer/llama3.gguf'))
+  .find((p) => existsSync(p));
 
 const KEYS = 'typing into the template!';
 
@@ -69,39 +80,62 @@ function stats(values) {
 
 const ms = (v) => `${v.toFixed(2)} ms`;
 
+async function typeAndMeasure(app, names) {
+  await app.templateInput.focus();
+  await app.templateInput.press('Control+End');
+  await app.page.evaluate(() => performance.clearMeasures());
+  // A short pause per key so that each keystroke gets its own frame.
+  await app.templateInput.pressSequentially(KEYS, { delay: 40 });
+  await eventually(async () => assert.ok((await app.promptText()).endsWith(KEYS)));
+  const measured = await app.page.evaluate(
+    (names) => names.map((name) => performance.getEntriesByName(name).map((e) => e.duration)),
+    names,
+  );
+  for (const [i, m] of measured.entries()) assert.ok(m.length > 0, `no ${names[i]} measures`);
+  return measured.map(stats);
+}
+
+async function loadBody(app) {
+  await app.loadExample('qwen-tools');
+  const body = { model: 'qwen-demo', think: true, messages: messages(), tools: tools() };
+  assert.equal(body.messages.length, 20);
+  await app.setRequest(body);
+  await eventually(async () => assert.match(await app.promptText(), /Question 7: /));
+  assert.equal(await app.errorText(), null);
+  return body;
+}
+
+const line = (what, s) =>
+  `perf: ${what.padEnd(24)} n=${s.n} median ${ms(s.median)} p95 ${ms(s.p95)} max ${ms(s.max)}`;
+
 describe('performance', () => {
   test('keystroke to prompt, 20 messages with tools', { timeout: TEST_TIMEOUT }, async () => {
     await withApp(server(), async (app) => {
-      await app.loadExample('qwen-tools');
-      const body = { model: 'qwen-demo', think: true, messages: messages(), tools: tools() };
-      assert.equal(body.messages.length, 20);
-      await app.setRequest(body);
-      await eventually(async () => assert.match(await app.promptText(), /Question 7: /));
-      assert.equal(await app.errorText(), null);
+      const body = await loadBody(app);
       const promptBytes = (await app.promptText()).length;
-
-      await app.templateInput.focus();
-      await app.templateInput.press('Control+End');
-      await app.page.evaluate(() => performance.clearMeasures());
-      // A short pause per key so that each keystroke gets its own frame.
-      await app.templateInput.pressSequentially(KEYS, { delay: 40 });
-      await eventually(async () => assert.ok((await app.promptText()).endsWith(KEYS)));
-
-      const [render, frame, update] = await app.page.evaluate(() =>
-        ['promptscope:render', 'promptscope:frame', 'promptscope:update'].map((name) =>
-          performance.getEntriesByName(name).map((e) => e.duration),
-        ),
-      );
-      assert.ok(render.length > 0 && frame.length > 0 && update.length > 0, 'no performance measures');
-      const r = stats(render);
-      const f = stats(frame);
-      const u = stats(update);
+      const [r, f, u] = await typeAndMeasure(app, ['promptscope:render', 'promptscope:frame', 'promptscope:update']);
       console.log(
         `perf: ${KEYS.length} keystrokes, 20 messages, ${body.tools.length} tools, prompt ${promptBytes} characters`,
       );
-      console.log(`perf: render (engine)       n=${r.n} median ${ms(r.median)} p95 ${ms(r.p95)} max ${ms(r.max)}`);
-      console.log(`perf: work in the frame     n=${f.n} median ${ms(f.median)} p95 ${ms(f.p95)} max ${ms(f.max)}`);
-      console.log(`perf: keystroke to DOM      n=${u.n} median ${ms(u.median)} p95 ${ms(u.p95)} max ${ms(u.max)}`);
+      console.log(line('render (engine)', r));
+      console.log(line('work in the frame', f));
+      console.log(line('keystroke to DOM', u));
+    });
+  });
+
+  test('the same with a GGUF: rendered and counted in the engine worker', { timeout: TEST_TIMEOUT, skip: !LLAMA3 }, async () => {
+    await withApp(server(), async (app) => {
+      await loadBody(app);
+      await app.page.getByTestId('gguf-input').setInputFiles(LLAMA3);
+      await eventually(async () => assert.match(await app.tokenCount.textContent(), /^\d+ tokens/), {
+        timeout: 60_000,
+      });
+      const [w, u] = await typeAndMeasure(app, ['promptscope:engine-worker', 'promptscope:update']);
+      const count = await app.tokenCount.textContent();
+      assert.match(count, /^\d+ tokens/);
+      console.log(`perf: with llama3.gguf (128,256 tokens), ${count}`);
+      console.log(line('worker round trip', w));
+      console.log(line('keystroke to DOM', u));
     });
   });
 });

@@ -11,6 +11,9 @@
 //! `{type: "error", message}`.
 
 #[cfg(target_arch = "wasm32")]
+mod common;
+
+#[cfg(target_arch = "wasm32")]
 mod worker {
     use std::cell::RefCell;
     use std::rc::Rc;
@@ -18,8 +21,9 @@ mod worker {
     use inference::{Generation, Model, Step};
     use promptscope_app::generate::{self, Job};
     use wasm_bindgen::prelude::*;
-    use wasm_bindgen::JsCast;
-    use web_sys::{DedicatedWorkerGlobalScope, FileReaderSync, MessageEvent};
+    use web_sys::MessageEvent;
+
+    use crate::common::{self, error, post, scope};
 
     struct Loaded {
         model: Model,
@@ -32,22 +36,6 @@ mod worker {
         loaded: Option<Loaded>,
         stop: bool,
         busy: bool,
-    }
-
-    fn scope() -> DedicatedWorkerGlobalScope {
-        js_sys::global().unchecked_into()
-    }
-
-    fn post(fields: &[(&str, JsValue)]) {
-        let o = js_sys::Object::new();
-        for (k, v) in fields {
-            let _ = js_sys::Reflect::set(&o, &JsValue::from_str(k), v);
-        }
-        let _ = scope().post_message(&o);
-    }
-
-    fn error(message: &str) {
-        post(&[("type", "error".into()), ("message", message.into())]);
     }
 
     fn now_ns() -> u64 {
@@ -68,21 +56,16 @@ mod worker {
     }
 
     /// Reads the whole file in 8 MiB slices, reporting progress.
-    fn read_file(file: &web_sys::File) -> Result<Vec<u8>, String> {
-        let reader = FileReaderSync::new().map_err(|e| format!("{e:?}"))?;
+    fn read_file(file: web_sys::File) -> Result<Vec<u8>, String> {
         let total = file.size() as u64;
+        let source = common::FileSource::new(file)?;
         let mut bytes = Vec::with_capacity(total as usize);
         let mut at = 0u64;
         const STEP: u64 = 8 << 20;
         while at < total {
             let end = (at + STEP).min(total);
-            let part = file
-                .slice_with_f64_and_f64(at as f64, end as f64)
-                .map_err(|e| format!("{e:?}"))?;
-            let ab = reader
-                .read_as_array_buffer(&part)
-                .map_err(|e| format!("cannot read the file: {e:?}"))?;
-            bytes.extend_from_slice(&js_sys::Uint8Array::new(&ab).to_vec());
+            let part = source.read_range(at, end).map_err(|e| e.to_string())?;
+            bytes.extend_from_slice(&part.to_vec());
             at = end;
             post(&[
                 ("type", "progress".into()),
@@ -98,7 +81,7 @@ mod worker {
         if let Err(why) = generate::check_memory(file.size() as u64) {
             return error(&why);
         }
-        let bytes = match read_file(&file) {
+        let bytes = match read_file(file) {
             Ok(b) => b,
             Err(e) => return error(&e),
         };
@@ -240,29 +223,19 @@ mod worker {
     /// does not run a worker binary's `main` by itself.
     #[wasm_bindgen(start)]
     pub fn start() {
-        console_error_panic_hook::set_once();
         let state = Rc::new(RefCell::new(State::default()));
-        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+        common::serve(move |ev: MessageEvent| {
             let data = ev.data();
-            let kind = js_sys::Reflect::get(&data, &"type".into())
-                .ok()
-                .and_then(|v| v.as_string())
-                .unwrap_or_default();
-            match kind.as_str() {
+            match common::field(&data, "type").as_deref().unwrap_or("") {
                 "load" => {
-                    let Ok(file) = js_sys::Reflect::get(&data, &"file".into())
-                        .and_then(|f| f.dyn_into::<web_sys::File>())
-                    else {
+                    let Some(file) = common::file_field(&data) else {
                         return error("load needs a file");
                     };
                     state.borrow_mut().loaded = None;
                     load(&state, file);
                 }
                 "generate" => {
-                    let json = js_sys::Reflect::get(&data, &"json".into())
-                        .ok()
-                        .and_then(|v| v.as_string())
-                        .unwrap_or_default();
+                    let json = common::field(&data, "json").unwrap_or_default();
                     let job = match Job::from_json(&json) {
                         Ok(j) => j,
                         Err(e) => return error(&e),
@@ -286,11 +259,6 @@ mod worker {
                 other => error(&format!("unknown message {other:?}")),
             }
         });
-        scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        on_message.forget();
-        // messages posted before this point were dropped: the page waits
-        // for this one before sending any
-        post(&[("type", "ready".into())]);
     }
 }
 

@@ -144,6 +144,13 @@ pub fn download(name: &str, text: &str, mime: &str) {
     let _ = web_sys::Url::revoke_object_url(&url);
 }
 
+/// Milliseconds since the page started (`performance.now()`).
+pub fn now_ms() -> f64 {
+    window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
 /// `performance.mark(name)`.
 pub fn mark(name: &str) {
     if let Some(p) = window().and_then(|w| w.performance()) {

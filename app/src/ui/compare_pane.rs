@@ -5,9 +5,11 @@ use leptos::prelude::*;
 
 use promptscope_app::diff::{self, Op, Span};
 use promptscope_app::engine::{self, Outcome};
+use promptscope_app::jobs::Answer;
 use promptscope_app::state::State;
 
 use crate::ui::browser;
+use crate::ui::engine_client;
 use crate::ui::store::Store;
 
 /// What is compared.
@@ -35,23 +37,19 @@ enum Compared {
     Note(&'static str),
 }
 
-fn side(state: &State, today: &str, gguf: Option<&promptscope_app::gguf::Gguf>) -> Side {
-    let out: Outcome = engine::run_with(state, today, gguf);
-    let prompt = out.prompt.clone().unwrap_or_default();
+/// One side from its render.
+fn side(answer: Answer) -> Side {
+    let out: Outcome = answer.outcome;
     let error = out
         .error
         .as_ref()
         .map(|e| e.message.clone())
         .or_else(|| out.input_error.as_ref().map(|e| e.message.clone()));
-    let leading_bos = out.explain.as_ref().and_then(|e| e.leading_bos.clone());
-    let tokens = gguf
-        .filter(|g| g.vocab.is_ok() && out.prompt.is_some())
-        .map(|g| g.tokens(&prompt, leading_bos.as_deref()));
     Side {
         path: out.source().to_string(),
-        prompt,
+        prompt: out.prompt.clone().unwrap_or_default(),
         error,
-        tokens,
+        tokens: answer.tokens,
     }
 }
 
@@ -97,41 +95,63 @@ pub fn ComparePane() -> impl IntoView {
     // The kept TEMPLATE: (has_template, text).
     let kept = RwSignal::new(None::<(bool, String)>);
 
-    // Recomputed after each render while the pane is open.
-    let result = Memo::new(move |_| {
+    // The two states compared, or why there is nothing to compare.
+    let pair = move || -> Result<(State, State), &'static str> {
         if !open.get() {
-            return Compared::Note("compare.closed");
+            return Err("compare.closed");
         }
         store.renders.track();
-        let gguf = store.gguf.get();
-        let today = browser::today();
         let state = store.state.get_untracked();
         match mode.get() {
             Mode::Engines => {
                 if !state.model.has_template || state.model.chat_template.is_empty() {
-                    return Compared::Note("compare.needs_both");
+                    return Err("compare.needs_both");
                 }
                 let mut a = state.clone();
                 a.model.go_template_env = Some("true".into());
                 let mut b = state;
                 b.model.go_template_env = Some("false".into());
-                Compared::Sides(Box::new((
-                    side(&a, &today, gguf.as_deref()),
-                    side(&b, &today, gguf.as_deref()),
-                )))
+                Ok((a, b))
             }
             Mode::Version => {
                 let Some((has, template)) = kept.get() else {
-                    return Compared::Note("compare.no_version");
+                    return Err("compare.no_version");
                 };
                 let mut b = state.clone();
                 b.model.has_template = has;
                 b.model.template = template;
-                Compared::Sides(Box::new((
-                    side(&state, &today, gguf.as_deref()),
-                    side(&b, &today, gguf.as_deref()),
-                )))
+                Ok((state, b))
             }
+        }
+    };
+    // Recomputed after each render while the pane is open: by the engine
+    // worker with a GGUF (its answers arrive in `compare_answers`), else here.
+    let result = RwSignal::new(Compared::Note("compare.closed"));
+    Effect::new(move |_| match pair() {
+        Err(note) => result.set(Compared::Note(note)),
+        Ok((a, b)) => {
+            let today = browser::today();
+            if engine_client::request(store, engine_client::COMPARE, &[&a, &b], &today) {
+                return;
+            }
+            let gguf = store.gguf.get_untracked();
+            let run = |s: &State| Answer {
+                outcome: engine::run_with(s, &today, gguf.as_deref()),
+                tokens: None,
+            };
+            result.set(Compared::Sides(Box::new((side(run(&a)), side(run(&b))))));
+        }
+    });
+    Effect::new(move |_| {
+        let Some(answers) = store.compare_answers.get() else {
+            return;
+        };
+        if !open.get_untracked() {
+            return;
+        }
+        let mut it = answers.into_iter();
+        if let (Some(a), Some(b)) = (it.next(), it.next()) {
+            result.set(Compared::Sides(Box::new((side(a), side(b)))));
         }
     });
 

@@ -12,7 +12,8 @@ use wasm_bindgen_futures::JsFuture;
 
 use promptscope_app::gguf::{self, Gguf};
 
-use crate::ui::store::Store;
+use crate::ui::engine_client;
+use crate::ui::store::{Store, Tokenizer};
 
 /// A browser `Blob` as a random-access byte source.
 struct BlobSource {
@@ -61,9 +62,10 @@ fn load_file(store: Store, file: web_sys::File, status: RwSignal<Option<(bool, S
                 status.set(Some((true, format!("{name}: {e}"))));
             }
             Ok(f) => {
-                let g = Gguf::new(name.clone(), f);
+                // the vocabulary is built by the engine worker, off this thread
+                let g = Gguf::metadata_only(name.clone(), f);
                 let read = g.file.read_stats().bytes_read;
-                let mut text = store.tf(
+                let text = store.tf(
                     "model.gguf_loaded",
                     &[
                         ("name", &name),
@@ -71,21 +73,14 @@ fn load_file(store: Store, file: web_sys::File, status: RwSignal<Option<(bool, S
                         ("size", &gguf::human_bytes(g.file.file_size())),
                     ],
                 );
-                if let Err(e) = &g.vocab {
-                    text = format!("{text} · {e}");
-                }
                 let template = g.chat_template().map(str::to_string);
-                let (bos, eos) = g.bos_eos();
-                store.update(|s| {
-                    if let Some(t) = template {
-                        s.model.chat_template = t;
-                    }
-                    s.model.bos_token = bos;
-                    s.model.eos_token = eos;
-                });
+                if let Some(t) = template {
+                    store.update(|s| s.model.chat_template = t);
+                }
                 status.set(Some((false, text)));
                 store.gguf.set(Some(Arc::new(g)));
-                store.gguf_file.set_value(Some(handle));
+                store.gguf_file.set_value(Some(handle.clone()));
+                engine_client::start(store, handle);
                 store.schedule_render();
             }
         }
@@ -141,6 +136,15 @@ pub fn GgufDrop() -> impl IntoView {
                         }
                     })
             }}
+            {move || match store.tokenizer.get() {
+                Tokenizer::Loading => Some(
+                    view! { <p class="note" data-testid="vocab-status">{store.t("model.vocab_loading")}</p> }.into_any(),
+                ),
+                Tokenizer::Failed(e) => Some(
+                    view! { <p class="field-error" data-testid="vocab-status">{e}</p> }.into_any(),
+                ),
+                _ => None,
+            }}
             {move || {
                 store
                     .gguf
@@ -148,7 +152,10 @@ pub fn GgufDrop() -> impl IntoView {
                     .then(|| {
                         view! {
                             <button type="button" data-testid="gguf-forget" on:click=move |_| {
+                                engine_client::stop(store);
+                                store.tokenizer.set(Tokenizer::None);
                                 store.gguf.set(None);
+                                store.gguf_file.set_value(None);
                                 status.set(None);
                                 store.schedule_render();
                             }>{move || store.t("model.gguf_forget")}</button>

@@ -6,25 +6,12 @@ use leptos::html;
 use leptos::prelude::*;
 
 use promptscope_app::engine::Field;
+use promptscope_app::jobs::{displayed, DISPLAY_LIMIT};
 use promptscope_app::{gguf, highlight};
 
 use crate::ui::browser;
-use crate::ui::store::Store;
-
-/// The most of the prompt put on the page, in bytes (the copy and download
-/// buttons always give all of it).
-const DISPLAY_LIMIT: usize = 256 * 1024;
-
-fn displayed(text: &str) -> &str {
-    if text.len() <= DISPLAY_LIMIT {
-        return text;
-    }
-    let mut end = DISPLAY_LIMIT;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
-}
+use crate::ui::engine_client;
+use crate::ui::store::{Store, Tokenizer};
 
 /// The rendered prompt and its counts.
 #[component]
@@ -38,32 +25,18 @@ pub fn PromptPane(
     let prompt = Memo::new(move |_| store.outcome.with(|o| o.prompt.clone()));
     let specials = RwSignal::new(0usize);
 
-    let has_vocab = Memo::new(move |_| {
-        store
-            .gguf
-            .with(|g| g.as_ref().is_some_and(|g| g.vocab.is_ok()))
-    });
+    let has_vocab = Memo::new(move |_| store.tokenizer.get() == Tokenizer::Ready);
     let token_view = Memo::new(move |_| store.show_tokens.get() && has_vocab.get());
     // One innerHTML write per render: cheaper than a node per token.
     Effect::new(move |_| {
         let show = store.show_ws.get();
         let Some(el) = out_ref.get() else { return };
         if token_view.get() {
-            let leading_bos = store
-                .outcome
-                .with(|o| o.explain.as_ref().and_then(|e| e.leading_bos.clone()));
-            let html = store.gguf.with(|g| {
-                let g = g.as_ref()?;
-                prompt.with(|p| {
-                    g.tokens(
-                        displayed(p.as_deref().unwrap_or("")),
-                        leading_bos.as_deref(),
-                    )
-                    .ok()
-                    .map(|t| gguf::tokens_html(&t))
-                })
+            let html = store.tokens.with(|t| match t {
+                Some(Ok(t)) => gguf::tokens_html(t),
+                _ => String::new(),
             });
-            el.set_inner_html(&html.unwrap_or_default());
+            el.set_inner_html(&html);
             return;
         }
         prompt.with(|p| {
@@ -93,6 +66,29 @@ pub fn PromptPane(
             Some(Ok(n)) => store.tf("prompt.tokens", &[("n", &n.to_string())]),
             Some(Err(e)) => store.tf("prompt.tokens_error", &[("why", e)]),
             None => store.t("prompt.tokens_placeholder").to_string(),
+        })
+    };
+    // While the engine worker counts (a long prompt, a large vocabulary).
+    let counting = move || {
+        store.counting.get().then(|| {
+            view! {
+                " · "
+                <span data-testid="token-counting">{move || store.t("prompt.counting")}</span>
+                " "
+                <button type="button" data-testid="token-cancel" on:click=move |_| engine_client::cancel(store)>
+                    {move || store.t("prompt.counting_cancel")}
+                </button>
+            }
+        })
+    };
+    let counting_off = move || {
+        (store.tokenizer.get() == Tokenizer::Off).then(|| {
+            view! {
+                " · "
+                <button type="button" data-testid="token-resume" on:click=move |_| engine_client::resume(store)>
+                    {move || store.t("prompt.counting_resume")}
+                </button>
+            }
         })
     };
     let truncated = move || {
@@ -190,6 +186,8 @@ pub fn PromptPane(
                 <span data-testid="prompt-stats">{stats}</span>
                 " · "
                 <span data-testid="token-count">{token_count}</span>
+                {counting}
+                {counting_off}
                 {move || {
                     let n = specials.get();
                     (n > 0).then(|| view! { " · " <span class="tok-legend">{store.tf("prompt.specials", &[("n", &n.to_string())])}</span> })

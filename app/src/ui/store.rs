@@ -4,6 +4,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use promptscope_app::jobs::{Answer, Tokens};
+
 use leptos::prelude::*;
 use serde_json::Value;
 
@@ -15,6 +17,22 @@ use promptscope_app::state::{pretty, Form, State};
 use promptscope_app::{examples, share};
 
 use crate::ui::browser;
+use crate::ui::engine_client;
+
+/// Token counting with a GGUF (the engine worker's vocabulary).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Tokenizer {
+    /// No GGUF.
+    None,
+    /// The worker is reading the vocabulary.
+    Loading,
+    /// Renders count tokens.
+    Ready,
+    /// The vocabulary did not load (llama.cpp's message).
+    Failed(String),
+    /// Turned off by the Cancel button: renders count nothing.
+    Off,
+}
 
 /// Where the state is remembered between visits.
 const STATE_KEY: &str = "promptscope.state.v1";
@@ -78,8 +96,18 @@ pub struct Store {
     pub gguf: RwSignal<Option<Arc<Gguf>>>,
     /// Whether the prompt shows its tokens (with a GGUF).
     pub show_tokens: RwSignal<bool>,
-    /// The GGUF file itself, for the generation worker.
+    /// The GGUF file itself, for the workers.
     pub gguf_file: StoredValue<Option<web_sys::File>, LocalStorage>,
+    /// Token counting with the GGUF.
+    pub tokenizer: RwSignal<Tokenizer>,
+    /// The shown prompt's tokens (from the engine worker).
+    pub tokens: RwSignal<Tokens>,
+    /// A render has waited on the engine worker for a while.
+    pub counting: RwSignal<bool>,
+    /// The Compare pane's renders from the engine worker.
+    pub compare_answers: RwSignal<Option<Vec<Answer>>>,
+    /// The engine worker, while a GGUF is loaded.
+    pub engine: StoredValue<Option<engine_client::Shared>, LocalStorage>,
     pending: StoredValue<bool>,
 }
 
@@ -135,6 +163,11 @@ impl Store {
             gguf: RwSignal::new(None),
             show_tokens: RwSignal::new(false),
             gguf_file: StoredValue::new_local(None),
+            tokenizer: RwSignal::new(Tokenizer::None),
+            tokens: RwSignal::new(None),
+            counting: RwSignal::new(false),
+            compare_answers: RwSignal::new(None),
+            engine: StoredValue::new_local(None),
             pending: StoredValue::new(false),
         }
     }
@@ -214,17 +247,33 @@ impl Store {
         browser::mark("promptscope:frame-start");
         browser::mark("promptscope:render-start");
         let today = browser::today();
+        if !self.embedded() {
+            self.state
+                .with_untracked(|s| browser::save(STATE_KEY, &s.to_json_string(Form::Exact)));
+        }
+        // with a GGUF, the engine worker renders (it holds the vocabulary)
+        let sent = self
+            .state
+            .with_untracked(|s| engine_client::request(*self, engine_client::MAIN, &[s], &today));
+        if sent {
+            return;
+        }
         let gguf = self.gguf.get_untracked();
         let out = self
             .state
             .with_untracked(|s| engine::run_with(s, &today, gguf.as_deref()));
         browser::measure("promptscope:render", "promptscope:render-start");
-        self.outcome.set(out);
+        self.apply_answer(Answer {
+            outcome: out,
+            tokens: None,
+        });
+    }
+
+    /// Shows a render (from this thread or the engine worker).
+    pub fn apply_answer(&self, answer: Answer) {
+        self.outcome.set(answer.outcome);
+        self.tokens.set(answer.tokens);
         self.renders.update(|n| *n += 1);
-        if !self.embedded() {
-            self.state
-                .with_untracked(|s| browser::save(STATE_KEY, &s.to_json_string(Form::Exact)));
-        }
     }
 
     /// Remembers the preferences (not when embedded: an embedding page's

@@ -224,7 +224,7 @@ pub struct Loaded {
 }
 
 /// A capability and where it came from.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Capability {
     /// `completion`, `tools`, `thinking`, `insert`, `vision`, ...
     pub name: String,

@@ -77,7 +77,7 @@ impl Default for Settings<'_> {
 }
 
 /// What happened to one message on its way into the prompt.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MessageNote {
     /// Index in the full message list (Modelfile SYSTEM and MESSAGEs first).
     pub index: usize,
@@ -89,8 +89,8 @@ pub struct MessageNote {
     pub notes: Vec<String>,
 }
 
-/// The explanation record for the UI.
-#[derive(Clone, Debug, Default)]
+/// The explanation record for the UI (serializable, for the app's worker).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Explain {
     /// Selected path (`selectedTemplateSource` label).
     pub source: String,
@@ -134,7 +134,7 @@ pub struct Explain {
 }
 
 /// What `num_ctx` truncation did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Truncation {
     /// Context length used.
     pub num_ctx: usize,

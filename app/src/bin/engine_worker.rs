@@ -1,0 +1,108 @@
+//! The engine Web Worker: holds a GGUF's vocabulary and runs the renders
+//! that tokenize (truncation, per-message costs, `prompt_eval_count`, the
+//! token view) off the page's thread. Requests are coalesced per slot: when
+//! several wait, only the latest runs. The page cancels a render that takes
+//! too long by terminating this worker and starting another.
+//! The protocol is in `promptscope_app::jobs`.
+
+#[cfg(target_arch = "wasm32")]
+mod common;
+
+#[cfg(target_arch = "wasm32")]
+mod worker {
+    use std::cell::RefCell;
+    use std::collections::BTreeMap;
+    use std::rc::Rc;
+
+    use promptscope_app::gguf::Gguf;
+    use promptscope_app::jobs;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    use web_sys::MessageEvent;
+
+    use crate::common::{self, post};
+
+    #[derive(Default)]
+    struct State {
+        gguf: Option<Gguf>,
+        /// The latest request of each slot not yet run.
+        waiting: BTreeMap<String, String>,
+        scheduled: bool,
+    }
+
+    fn load(state: &Rc<RefCell<State>>, file: web_sys::File) {
+        state.borrow_mut().gguf = None;
+        let name = file.name();
+        let source = match common::FileSource::new(file) {
+            Ok(s) => s,
+            Err(e) => return common::error(&e),
+        };
+        let parsed = match gguf_meta::parse(source) {
+            Ok(f) => f,
+            Err(e) => return common::error(&format!("{name}: {e}")),
+        };
+        let g = Gguf::new(name, parsed);
+        let loaded = serde_json::to_string(&jobs::Loaded::of(&g)).unwrap_or_default();
+        state.borrow_mut().gguf = Some(g);
+        post(&[("type", "loaded".into()), ("json", loaded.into())]);
+    }
+
+    /// Runs the waiting requests (one per slot: the latest).
+    fn run_waiting(state: &Rc<RefCell<State>>) {
+        let waiting = {
+            let mut st = state.borrow_mut();
+            st.scheduled = false;
+            std::mem::take(&mut st.waiting)
+        };
+        for (slot, request) in waiting {
+            let st = state.borrow();
+            let reply = match &st.gguf {
+                Some(g) => jobs::run(g, &request),
+                None => jobs::Reply {
+                    slot,
+                    seq: 0,
+                    answers: Err("no GGUF is loaded".into()),
+                },
+            };
+            let json = serde_json::to_string(&reply).unwrap_or_default();
+            post(&[("type", "reply".into()), ("json", json.into())]);
+        }
+    }
+
+    /// Queues a request; the run happens after the messages already
+    /// queued are read, so that a newer request of the slot replaces it.
+    fn queue(state: &Rc<RefCell<State>>, slot: String, request: String) {
+        let mut st = state.borrow_mut();
+        st.waiting.insert(slot, request);
+        if st.scheduled {
+            return;
+        }
+        st.scheduled = true;
+        let state = state.clone();
+        let run = Closure::once_into_js(move || run_waiting(&state));
+        let _ = common::scope()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(run.unchecked_ref(), 0);
+    }
+
+    #[wasm_bindgen(start)]
+    pub fn start() {
+        let state = Rc::new(RefCell::new(State::default()));
+        common::serve(move |ev: MessageEvent| {
+            let data = ev.data();
+            match common::field(&data, "type").as_deref().unwrap_or("") {
+                "load" => match common::file_field(&data) {
+                    Some(file) => load(&state, file),
+                    None => common::error("load needs a file"),
+                },
+                "run" => queue(
+                    &state,
+                    common::field(&data, "slot").unwrap_or_default(),
+                    common::field(&data, "json").unwrap_or_default(),
+                ),
+                other => common::error(&format!("unknown message {other:?}")),
+            }
+        });
+    }
+}
+
+fn main() {}

@@ -1,0 +1,116 @@
+// With a GGUF, renders that tokenize run in the engine worker (fetched only
+// when a GGUF is loaded), and a long count can be cancelled: with the
+// Cancel button (token counting then stays off until asked again), or by
+// editing on, which abandons the stale count for the new one.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+
+import { eventually } from './support/app-page.mjs';
+import { ROOT, TEST_TIMEOUT, useAppServer, withApp } from './support/harness.mjs';
+
+const server = useAppServer();
+const LLAMA3 = [path.join(ROOT, '..', 'shared'), path.join(ROOT, 'shared')]
+  .map((d) => path.join(d, 'corpus/tokenizer/llama3.gguf'))
+  .find((p) => existsSync(p));
+if (!LLAMA3) console.log('# engine-worker.spec skipped: no shared/corpus/tokenizer/llama3.gguf');
+
+// About 2.8 MB of distinct words: seconds of tokenizing (with truncation's
+// recounts) on any machine.
+function bigRequest() {
+  const words = [];
+  let x = 1;
+  for (let i = 0; i < 400_000; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    words.push(x.toString(36));
+  }
+  return JSON.stringify({ model: 'm', messages: [{ role: 'user', content: words.join(' ') }] });
+}
+
+const SMALL = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'Hello there' }] });
+const EXPECTED_SMALL =
+  '<|im_start|>system\nYou are a concise, helpful assistant.<|im_end|>\n<|im_start|>user\nHello there<|im_end|>\n<|im_start|>assistant\n';
+
+async function loadGguf(app, fetched) {
+  await app.loadExample('chatml');
+  assert.equal(fetched.length, 0, 'the engine worker is not fetched without a GGUF');
+  await app.page.getByTestId('gguf-input').setInputFiles(LLAMA3);
+  await eventually(async () => assert.match(await app.tokenCount.textContent(), /^\d+ tokens/), {
+    timeout: 60_000,
+  });
+  assert.equal(fetched.length, 1, 'the engine worker was fetched for the GGUF');
+}
+
+function watchWorker(page) {
+  const fetched = [];
+  page.on('request', (r) => {
+    if (r.url().includes('engine-worker_loader')) fetched.push(r.url());
+  });
+  return fetched;
+}
+
+describe('engine worker', { skip: !LLAMA3 }, () => {
+  test('Cancel stops a long count; counting stays off until asked again', { timeout: TEST_TIMEOUT }, async () => {
+    await withApp(server(), async (app) => {
+      const page = app.page;
+      const fetched = watchWorker(page);
+      await loadGguf(app, fetched);
+
+      await app.setRequest(bigRequest());
+      await eventually(async () => assert.equal(await page.getByTestId('token-counting').count(), 1), {
+        timeout: 30_000,
+      });
+      // the page answers while the worker counts
+      assert.equal(await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r('frame')))), 'frame');
+      await page.getByTestId('token-cancel').click();
+
+      // rendered here instead, without counting
+      await eventually(async () => {
+        assert.equal(await page.getByTestId('token-counting').count(), 0);
+        assert.equal(await page.getByTestId('token-resume').count(), 1);
+        assert.match(await app.tokenCount.textContent(), /load a GGUF/);
+        assert.ok((await app.promptText()).startsWith('<|im_start|>system\n'));
+      });
+      // later edits do not count either
+      await app.setRequest(SMALL);
+      await app.expectPrompt(EXPECTED_SMALL);
+      assert.match(await app.tokenCount.textContent(), /load a GGUF/);
+      assert.equal(fetched.length, 1);
+
+      await page.getByTestId('token-resume').click();
+      await eventually(async () => assert.match(await app.tokenCount.textContent(), /^\d+ tokens/), {
+        timeout: 30_000,
+      });
+      assert.equal(await page.getByTestId('token-resume').count(), 0);
+      assert.equal(fetched.length, 2, 'a fresh worker counts again');
+    });
+  });
+
+  test('editing on abandons a stale count for the new one', { timeout: TEST_TIMEOUT }, async () => {
+    await withApp(server(), async (app) => {
+      const page = app.page;
+      const fetched = watchWorker(page);
+      await loadGguf(app, fetched);
+      const before = await app.tokenCount.textContent();
+
+      await app.setRequest(bigRequest());
+      await eventually(async () => assert.equal(await page.getByTestId('token-counting').count(), 1), {
+        timeout: 30_000,
+      });
+      // past the point where a newer edit restarts the worker
+      await page.waitForTimeout(1200);
+      await app.setRequest(SMALL);
+      await eventually(
+        async () => {
+          assert.equal(await app.promptText(), EXPECTED_SMALL);
+          assert.match(await app.tokenCount.textContent(), /^\d+ tokens/);
+          assert.notEqual(await app.tokenCount.textContent(), before);
+        },
+        { timeout: 30_000 },
+      );
+      assert.equal(fetched.length, 2, 'the stale count was abandoned with its worker');
+      assert.equal(await page.getByTestId('token-counting').count(), 0);
+    });
+  });
+});
