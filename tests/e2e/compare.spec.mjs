@@ -1,5 +1,6 @@
 // The compare pane: the Go TEMPLATE against the GGUF chat template, and
-// the current template against a kept version, as a highlighted diff.
+// the current template against a kept version (remembered across a
+// reload), as a highlighted diff.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
@@ -43,6 +44,17 @@ describe('compare pane', () => {
       await app.setTemplate(`${original}MARKER one`);
       await eventually(async () => {
         // Whitespace in changes is made visible.
+        assert.match((await diff.locator('del').allTextContents()).join(''), /MARKER·one/);
+        assert.match((await diff.locator('ins').allTextContents()).join(''), /\[go\]/);
+      });
+
+      // The kept version survives a reload.
+      await app.page.reload();
+      await app.ready();
+      await pane.getByTestId('compare-toggle').click();
+      await id('compare-mode').selectOption('version');
+      await eventually(async () => {
+        assert.equal(await id('compare-note').count(), 0);
         assert.match((await diff.locator('del').allTextContents()).join(''), /MARKER·one/);
         assert.match((await diff.locator('ins').allTextContents()).join(''), /\[go\]/);
       });

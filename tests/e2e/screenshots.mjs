@@ -2,7 +2,9 @@
 // Not a test: run it after `trunk build --release` when the UI changes:
 //
 //   node tests/e2e/screenshots.mjs
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 
 import { AppPage, eventually } from './support/app-page.mjs';
@@ -11,6 +13,10 @@ import { DIST, ROOT } from './support/harness.mjs';
 import { startStaticServer } from './support/static-server.mjs';
 
 const OUT = path.join(ROOT, 'docs', 'screenshots');
+// SmolLM2 (cargo test downloads it) for the GGUF, tokens, Compare and Generate shots.
+const SMOL =
+  process.env.PROMPTSCOPE_SMOLLM2 ??
+  path.join(os.homedir(), '.cache/promptscope/models/SmolLM2-135M-Instruct.Q4_1.gguf');
 
 const PANES = [
   { name: 'model', selector: '#model-pane' },
@@ -18,6 +24,47 @@ const PANES = [
   { name: 'prompt', selector: '#prompt-pane' },
   { name: 'explain', selector: '#explain-pane' },
 ];
+
+// With SmolLM2: the metadata pane, the token view, Compare with token
+// counts, and a generated answer.
+async function shootModel(page, app, theme) {
+  const shot = (locator, name) => locator.screenshot({ path: path.join(OUT, `${name}-${theme}.png`) });
+  await app.loadExample('gguf-wins');
+  await app.setTemplate(`[go] ${await app.templateText()}`);
+  await page.getByTestId('gguf-input').setInputFiles(SMOL);
+  await eventually(async () => /^\d+ tokens/.test(await app.tokenCount.textContent()), { timeout: 60_000 });
+  const meta = page.getByTestId('gguf-metadata');
+  await meta.locator('summary').first().click();
+  await page.getByTestId('gguf-search').fill('general.');
+  await shot(meta, 'gguf');
+  await page.getByTestId('gguf-search').fill('');
+  await meta.locator('summary').first().click();
+
+  await page.getByTestId('token-view-toggle').check();
+  await eventually(async () => (await page.locator('#prompt-pane .tk').count()) > 0);
+  await shot(page.locator('#prompt-pane'), 'tokens');
+  await page.getByTestId('token-view-toggle').uncheck();
+
+  await page.getByTestId('compare-toggle').click();
+  await eventually(async () => (await page.getByTestId('compare-token-counts').count()) > 0, { timeout: 30_000 });
+  await shot(page.locator('#compare-pane'), 'compare');
+  await page.getByTestId('compare-toggle').click();
+
+  await app.loadExample('chatml');
+  await app.hasTemplate.uncheck();
+  await app.setRequest({
+    model: 'smollm2',
+    messages: [
+      { role: 'system', content: 'You are a helpful assistant.' },
+      { role: 'user', content: 'What is the capital of Japan?' },
+    ],
+    options: { temperature: 0, num_predict: 64 },
+  });
+  await page.getByTestId('generate-run').click();
+  const status = page.getByTestId('generate-status');
+  await eventually(async () => (await status.getAttribute('data-state')) === 'done', { timeout: 240_000 });
+  await shot(page.locator('#generate-pane'), 'generate');
+}
 
 async function shoot(server, theme) {
   const browser = await openBrowser({ colorScheme: theme, viewport: { width: 1400, height: 1000 } });
@@ -41,6 +88,7 @@ async function shoot(server, theme) {
     await eventually(async () => (await app.promptText()).includes('↵'));
     await browser.page.locator('#prompt-pane').screenshot({ path: path.join(OUT, `whitespace-${theme}.png`) });
     await app.whitespaceToggle.uncheck();
+    if (existsSync(SMOL)) await shootModel(browser.page, app, theme);
   } finally {
     await browser.close();
   }

@@ -37,6 +37,18 @@ enum Compared {
     Note(&'static str),
 }
 
+/// Where the kept version is remembered between visits.
+const KEPT_KEY: &str = "promptscope.compare.v1";
+
+/// Reads what the Keep button saved.
+fn parse_kept(text: &str) -> Option<(bool, String)> {
+    let v: serde_json::Value = serde_json::from_str(text).ok()?;
+    Some((
+        v["has_template"].as_bool()?,
+        v["template"].as_str()?.to_string(),
+    ))
+}
+
 /// One side from its render.
 fn side(answer: Answer) -> Side {
     let out: Outcome = answer.outcome;
@@ -92,8 +104,13 @@ pub fn ComparePane() -> impl IntoView {
     let store = expect_context::<Store>();
     let open = RwSignal::new(false);
     let mode = RwSignal::new(Mode::Engines);
-    // The kept TEMPLATE: (has_template, text).
-    let kept = RwSignal::new(None::<(bool, String)>);
+    // The kept TEMPLATE: (has_template, text), remembered across visits
+    // (not when embedded).
+    let kept = RwSignal::new(if store.embedded() {
+        None
+    } else {
+        browser::load(KEPT_KEY).and_then(|t| parse_kept(&t))
+    });
 
     // The two states compared, or why there is nothing to compare.
     let pair = move || -> Result<(State, State), &'static str> {
@@ -159,6 +176,10 @@ pub fn ComparePane() -> impl IntoView {
         let snap = store
             .state
             .with_untracked(|s| (s.model.has_template, s.model.template.clone()));
+        if !store.embedded() {
+            let json = serde_json::json!({"has_template": snap.0, "template": snap.1});
+            browser::save(KEPT_KEY, &json.to_string());
+        }
         kept.set(Some(snap));
         store.say(store.t("compare.kept"));
     };
