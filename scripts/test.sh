@@ -2,7 +2,8 @@
 # Runs every check of the project, in order:
 #   setup, cargo fmt --check, clippy (native crates, and the app and the
 #   inference crate for wasm32),
-#   cargo test (native crates, and the app's logic library), trunk build
+#   cargo test (native crates, the app's logic library, and the app's
+#   components in headless Chromium via wasm-bindgen-test), trunk build
 #   --release (into dist/), and the browser end-to-end tests (node --test +
 #   playwright-core + Debian Chromium).
 # Keeps going after a failure where later steps still make sense, prints a
@@ -86,6 +87,13 @@ step test-native cargo test --workspace --exclude promptscope-app
 # The app's pure logic (state, share links, curl, highlighting, messages,
 # examples, the engine call) is a library without Leptos: its tests run natively.
 step test-app-logic cargo test -p promptscope-app --lib
+# The components, mounted in headless Chromium (wasm-bindgen-test-runner
+# from wasm-bindgen-cli, Debian's chromedriver; app/webdriver.json sets the
+# browser's flags).
+step test-components env CHROMEDRIVER=/usr/bin/chromedriver \
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  WASM_BINDGEN_TEST_TIMEOUT=120 \
+  cargo test --target wasm32-unknown-unknown -p promptscope-app --bin promptscope-app
 step trunk-build release_build
 if last_passed; then
   step e2e env PROMPTSCOPE_DIST="$PWD/dist" timeout 900 \

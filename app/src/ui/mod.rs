@@ -20,3 +20,6 @@ pub mod request_pane;
 pub mod settings;
 pub mod store;
 pub mod toolbar;
+
+#[cfg(test)]
+mod component_tests;
