@@ -235,6 +235,7 @@ pub fn PromptPane(
                 class:visible-ws=move || store.show_ws.get()
                 class:token-view=move || token_view.get()
                 tabindex="0"
+                role="region"
                 aria-label=move || store.t("prompt.title")
                 data-testid="prompt-output"
                 node_ref=out_ref
