@@ -384,20 +384,9 @@ mod tests {
         assert_eq!(run(&s, TODAY).prompt.as_deref(), Some("2025-06-15 hi"));
     }
 
-    /// The shared corpus's small Llama 3 vocabulary GGUF, if the checkout has it.
-    fn corpus_gguf() -> Option<Gguf> {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let path = [root.join("shared"), root.join("../shared")]
-            .into_iter()
-            .map(|d| d.join("corpus/tokenizer/llama3.gguf"))
-            .find(|p| p.exists())?;
-        let bytes = std::fs::read(path).ok()?;
-        Some(Gguf::from_bytes("llama3.gguf", &bytes).unwrap())
-    }
-
     #[test]
     fn a_gguf_counts_tokens_and_previews_truncation() {
-        let Some(g) = corpus_gguf() else {
+        let Some(g) = crate::gguf::corpus_llama3() else {
             eprintln!("shared/corpus/tokenizer/llama3.gguf not found: skipped");
             return;
         };

@@ -231,6 +231,18 @@ impl Gguf {
     }
 }
 
+/// The shared corpus's small Llama 3 vocabulary GGUF (tests), if the
+/// checkout has `shared/` beside it.
+#[cfg(test)]
+pub(crate) fn corpus_llama3() -> Option<Gguf> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let path = [root.join("shared"), root.join("../shared")]
+        .into_iter()
+        .map(|d| d.join("corpus/tokenizer/llama3.gguf"))
+        .find(|p| p.exists())?;
+    Gguf::from_bytes("llama3.gguf", &std::fs::read(path).ok()?).ok()
+}
+
 /// The token view's HTML: tokens tinted alternately, id and text in `title`.
 pub fn tokens_html(tokens: &[(u32, String)]) -> String {
     let mut out = String::new();
@@ -315,15 +327,7 @@ mod tests {
 
     #[test]
     fn array_rows_show_the_first_elements_and_count_them_all() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let Some(path) = [root.join("shared"), root.join("../shared")]
-            .into_iter()
-            .map(|d| d.join("corpus/tokenizer/llama3.gguf"))
-            .find(|p| p.exists())
-        else {
-            return;
-        };
-        let g = Gguf::from_bytes("llama3.gguf", &std::fs::read(path).unwrap()).unwrap();
+        let Some(g) = corpus_llama3() else { return };
         let rows = g.meta_rows();
         let tokens = rows
             .iter()

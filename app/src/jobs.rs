@@ -147,18 +147,9 @@ pub fn run(gguf: &Gguf, request: &str) -> Reply {
 mod tests {
     use super::*;
 
-    fn corpus_gguf() -> Option<Gguf> {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let path = [root.join("shared"), root.join("../shared")]
-            .into_iter()
-            .map(|d| d.join("corpus/tokenizer/llama3.gguf"))
-            .find(|p| p.exists())?;
-        Gguf::from_bytes("llama3.gguf", &std::fs::read(path).ok()?).ok()
-    }
-
     #[test]
     fn a_reply_is_the_render_the_page_would_do_and_survives_json() {
-        let Some(g) = corpus_gguf() else {
+        let Some(g) = crate::gguf::corpus_llama3() else {
             eprintln!("shared/corpus/tokenizer/llama3.gguf not found: skipped");
             return;
         };
@@ -185,14 +176,18 @@ mod tests {
 
     #[test]
     fn a_bad_request_gets_a_reply_saying_so() {
-        let Some(g) = corpus_gguf() else { return };
+        let Some(g) = crate::gguf::corpus_llama3() else {
+            return;
+        };
         let reply = run(&g, "{\"slot\": 1}");
         assert!(reply.answers.unwrap_err().starts_with("bad request: "));
     }
 
     #[test]
     fn loaded_names_the_special_tokens() {
-        let Some(g) = corpus_gguf() else { return };
+        let Some(g) = crate::gguf::corpus_llama3() else {
+            return;
+        };
         let l = Loaded::of(&g);
         assert_eq!(l.vocab_error, None);
         assert_eq!(l.bos, "<|begin_of_text|>");

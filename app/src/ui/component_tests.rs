@@ -281,17 +281,17 @@ async fn explain_pane_names_the_path_and_the_rule() {
 #[wasm_bindgen_test]
 async fn json_field_points_at_a_json_error_and_writes_valid_edits_back() {
     let store = mount(|| {
-        view! { <JsonField key="options" id="options-input" label="request.options" hint="request.options_hint" /> }
+        view! { <JsonField key="options" id="options-json" label="request.options_json" hint="request.options_hint" /> }
     });
     store.load_example("chatml");
     sleep(50).await; // the example's effects run before the user types
-    let field = by_test_id("options-input");
+    let field = by_test_id("options-json");
     type_into(&field, "{\n  \"num_ctx\": 8,\n  oops\n}");
     eventually("the JSON error", || {
-        exists("[data-testid=\"options-input-error\"]")
+        exists("[data-testid=\"options-json-error\"]")
     })
     .await;
-    let error = text(&by_test_id("options-input-error"));
+    let error = text(&by_test_id("options-json-error"));
     assert!(error.contains("line 3"), "{error}");
     assert_eq!(text(&find("#component-test .gutter mark.err-line-no")), "3");
 
@@ -306,7 +306,7 @@ async fn json_field_points_at_a_json_error_and_writes_valid_edits_back() {
     })
     .await;
     eventually("the error is gone", || {
-        !exists("[data-testid=\"options-input-error\"]")
+        !exists("[data-testid=\"options-json-error\"]")
     })
     .await;
 }
