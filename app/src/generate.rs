@@ -35,6 +35,8 @@ pub struct Job {
     pub prompt: String,
     /// The renderer's leading BOS string, if any.
     pub leading_bos: Option<String>,
+    /// The generic thinking parser's tags, when the render chose one.
+    pub thinking_tags: Option<(String, String)>,
     /// The request's `options` object.
     pub options: Value,
     /// The request's `truncate` (default true).
@@ -64,6 +66,7 @@ impl Job {
             model: request["model"].as_str().unwrap_or("").to_string(),
             prompt,
             leading_bos,
+            thinking_tags: None,
             options: request.get("options").cloned().unwrap_or(Value::Null),
             truncate: flag("truncate") != Some(false),
             shift: flag("shift") != Some(false),
@@ -85,6 +88,7 @@ impl Job {
             "model": self.model,
             "prompt": self.prompt,
             "leading_bos": self.leading_bos,
+            "thinking_tags": self.thinking_tags,
             "options": self.options,
             "truncate": self.truncate,
             "shift": self.shift,
@@ -108,6 +112,7 @@ impl Job {
             model: s("model").unwrap_or_default(),
             prompt: s("prompt").ok_or("bad job: no prompt")?,
             leading_bos: s("leading_bos"),
+            thinking_tags: serde_json::from_value(v["thinking_tags"].clone()).unwrap_or(None),
             options: v["options"].clone(),
             truncate: b("truncate"),
             shift: b("shift"),
@@ -118,14 +123,21 @@ impl Job {
     }
 }
 
-/// A streamed chunk with `text`.
-pub fn text_chunk(job: &Job, created_at: &str, text: &str, debug: Option<Value>) -> Value {
+/// A streamed chunk with `text` and the `thinking` split out of it.
+pub fn text_chunk(
+    job: &Job,
+    created_at: &str,
+    text: &str,
+    thinking: &str,
+    debug: Option<Value>,
+) -> Value {
     response::chunk(
         job.endpoint,
         &Chunk {
             model: &job.model,
             created_at,
             content: text,
+            thinking,
             debug,
             ..Chunk::default()
         },
@@ -159,6 +171,8 @@ pub fn final_chunk(
 pub struct Summary {
     /// The streamed text.
     pub text: String,
+    /// The streamed thinking (split out by the thinking parser).
+    pub thinking: String,
     /// `done_reason` once done.
     pub done_reason: Option<String>,
     /// `prompt_eval_count`.
@@ -181,6 +195,9 @@ pub fn summarize(lines: &[String]) -> Summary {
         if let Some(t) = v["message"]["content"].as_str().or(v["response"].as_str()) {
             s.text.push_str(t);
         }
+        if let Some(t) = v["message"]["thinking"].as_str().or(v["thinking"].as_str()) {
+            s.thinking.push_str(t);
+        }
         if v["done"] == true {
             s.done_reason = v["done_reason"].as_str().map(str::to_string);
             let n = |k: &str| v[k].as_u64().unwrap_or(0);
@@ -201,8 +218,9 @@ mod tests {
     #[test]
     fn jobs_round_trip_through_json() {
         let req = json!({"model": "smollm2", "options": {"temperature": 0}, "stream": true, "truncate": false});
-        let job = Job::new(Endpoint::Chat, &req, "P".into(), Some("<s>".into()), true);
+        let mut job = Job::new(Endpoint::Chat, &req, "P".into(), Some("<s>".into()), true);
         assert!(!job.truncate && job.shift && !job.raw);
+        job.thinking_tags = Some(("<think>".into(), "</think>".into()));
         assert_eq!(Job::from_json(&job.to_json()).unwrap(), job);
         let raw = Job::new(
             Endpoint::Generate,
@@ -239,12 +257,14 @@ mod tests {
             ..Metrics::default()
         };
         let lines = vec![
-            text_chunk(&job, "t", "The", None).to_string(),
-            text_chunk(&job, "t", " capital", None).to_string(),
+            text_chunk(&job, "t", "", "Hmm.", None).to_string(),
+            text_chunk(&job, "t", "The", "", None).to_string(),
+            text_chunk(&job, "t", " capital", "", None).to_string(),
             final_chunk(&job, "t", "stop", t, None).to_string(),
         ];
         let s = summarize(&lines);
         assert_eq!(s.text, "The capital");
+        assert_eq!(s.thinking, "Hmm.");
         assert_eq!(s.done_reason.as_deref(), Some("stop"));
         assert_eq!((s.prompt_eval_count, s.eval_count), (27, 8));
         assert_eq!(s.tokens_per_second, Some(40.0));

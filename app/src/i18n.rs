@@ -210,6 +210,7 @@ const CATALOGUE: &[Entry] = &[
     ("field.date", "Server date:", "Fecha del servidor:", "Дата сервера:"),
 
     ("compare.title", "Compare", "Comparar", "Сравнение"),
+    ("generate.thinking", "Thinking", "Razonamiento", "Рассуждение"),
     ("generate.title", "Generate", "Generar", "Генерация"),
     ("generate.run", "Generate", "Generar", "Сгенерировать"),
     ("generate.stop", "Stop", "Detener", "Остановить"),

@@ -175,6 +175,9 @@ mod worker {
             serde_json::json!({"rendered_template": job.prompt, "options": options.to_json(), "seed": g.seed(),
                                "prompt_tokens": tokens.ids.len()})
         });
+        // the generic thinking parser, when the render chose one
+        let mut shaper =
+            ollama::response::Shaper::new(job.endpoint, job.thinking_tags.as_ref(), &job.prompt);
         let reason = loop {
             if state.borrow().stop {
                 // a stop from the user ends the answer as a stop string would
@@ -190,7 +193,15 @@ mod worker {
             match step {
                 Ok(Step::Text(t)) if t.is_empty() => {}
                 Ok(Step::Text(t)) => {
-                    emit(&generate::text_chunk(&job, &created_at(), &t, debug.take()))
+                    if let Some((thinking, content)) = shaper.piece(&t) {
+                        emit(&generate::text_chunk(
+                            &job,
+                            &created_at(),
+                            &content,
+                            &thinking,
+                            debug.take(),
+                        ))
+                    }
                 }
                 Ok(Step::Done(r)) => break r.as_str(),
                 Err(e) => return error(&e.to_string()),

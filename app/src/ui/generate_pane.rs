@@ -143,14 +143,18 @@ pub fn GeneratePane() -> impl IntoView {
             state::Endpoint::Generate => ollama::server::Endpoint::Generate,
         };
         let leading_bos = outcome.explain.as_ref().and_then(|e| e.leading_bos.clone());
-        let job = Job::new(
+        let mut job = Job::new(
             endpoint,
             &request,
             prompt,
             leading_bos,
             debug.get_untracked(),
-        )
-        .to_json();
+        );
+        job.thinking_tags = outcome
+            .explain
+            .as_ref()
+            .and_then(|e| e.thinking_tags.clone());
+        let job = job.to_json();
         let Some(w) = spawn() else { return };
         lines.set(Vec::new());
         if loaded_name.get_value().as_deref() == Some(file.name().as_str()) {
@@ -229,6 +233,18 @@ pub fn GeneratePane() -> impl IntoView {
                 }>
                 {status}
             </p>
+            {move || {
+                let thinking = summary.with(|s| s.thinking.clone());
+                (!thinking.is_empty())
+                    .then(|| {
+                        view! {
+                            <details class="thinking" open=true>
+                                <summary>{move || store.t("generate.thinking")}</summary>
+                                <pre class="prompt" data-testid="generate-thinking" tabindex="0">{thinking}</pre>
+                            </details>
+                        }
+                    })
+            }}
             <pre class="prompt" data-testid="generate-output" tabindex="0">{move || summary.with(|s| s.text.clone())}</pre>
             <details>
                 <summary>{move || store.t("generate.json")}</summary>

@@ -181,16 +181,23 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
             d["seed"] = g.seed().into();
             d
         });
+        // the generic thinking parser, when the render chose one
+        let mut shaper =
+            response::Shaper::new(endpoint, rendered.explain.thinking_tags.as_ref(), &prompt);
         let reason = loop {
             match g.step(&mut model, &gguf.vocab, &clock) {
                 Ok(Step::Text(t)) if t.is_empty() => {}
                 Ok(Step::Text(t)) => {
+                    let Some((thinking, content)) = shaper.piece(&t) else {
+                        continue;
+                    };
                     let c = response::chunk(
                         endpoint,
                         &Chunk {
                             model: &model_name,
                             created_at: &now_created_at(),
-                            content: &t,
+                            content: &content,
+                            thinking: &thinking,
                             debug: debug.take(),
                             ..Chunk::default()
                         },

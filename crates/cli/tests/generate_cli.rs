@@ -203,3 +203,49 @@ fn bad_options_are_ollamas_errors() {
     assert_eq!(code, 2);
     assert!(err.contains("generate needs --gguf FILE"), "{err}");
 }
+
+/// A Go TEMPLATE with thinking whose prompt ends in `<think>`: with think
+/// on, Ollama's generic thinking parser sends the answer as `thinking` (no
+/// closing tag comes), its leading whitespace eaten; with think off, the
+/// same greedy text is `content`.
+#[test]
+fn the_generic_thinking_parser_splits_the_answer() {
+    let Some(gguf) = testkit::smollm2("generate with thinking") else {
+        return;
+    };
+    let template = "{{ range .Messages }}<|im_start|>{{ .Role }}\n{{ if .Thinking }}<think>{{ .Thinking }}</think>{{ end }}{{ .Content }}<|im_end|>\n{{ end }}<|im_start|>assistant\n<think>\n";
+    let run_with = |think: bool| {
+        let request = json!({
+            "model": "smollm2",
+            "messages": [{"role": "user", "content": "What is the capital of Japan?"}],
+            "think": think,
+            "options": {"temperature": 0, "num_predict": 12},
+        });
+        let case = json!({"endpoint": "chat", "model": {"name": "smollm2", "template": template}, "request": request});
+        let (code, out, err) = run(
+            &["generate", "--gguf", gguf.to_str().unwrap()],
+            &case.to_string(),
+        );
+        assert_eq!(code, 0, "{err}");
+        lines(&out)
+    };
+    let join = |l: &[Value], key: &str| -> String {
+        l.iter()
+            .filter_map(|c| c["message"][key].as_str())
+            .collect()
+    };
+    let off = run_with(false);
+    let on = run_with(true);
+    let text = join(&off, "content");
+    assert!(!text.trim().is_empty());
+    assert!(off.iter().all(|c| c["message"].get("thinking").is_none()));
+    assert_eq!(join(&on, "thinking"), text.trim_start());
+    assert_eq!(join(&on, "content"), "");
+    // the chunk order is Go's: role, content, thinking
+    let first = &on[0]["message"];
+    assert_eq!(keys(first), ["role", "content", "thinking"]);
+    assert_eq!(
+        on.last().unwrap()["eval_count"],
+        off.last().unwrap()["eval_count"]
+    );
+}

@@ -14,4 +14,5 @@ pub mod renderers;
 pub mod response;
 pub mod server;
 pub mod template;
+pub mod thinking;
 pub mod values;

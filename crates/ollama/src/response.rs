@@ -67,6 +67,8 @@ pub struct Chunk<'a> {
     pub created_at: &'a str,
     /// The text of this chunk.
     pub content: &'a str,
+    /// The thinking split out of it (omitted when empty, as Go's `omitempty`).
+    pub thinking: &'a str,
     /// `done_reason` on the final chunk; `None` while streaming.
     pub done: Option<&'a str>,
     /// Metrics (final chunk only).
@@ -75,6 +77,49 @@ pub struct Chunk<'a> {
     pub context: Option<&'a [u32]>,
     /// `_debug_info`.
     pub debug: Option<Json>,
+}
+
+/// How the handler turns the runner's streamed text into chunks: through
+/// the generic thinking parser when the render chose one
+/// ([`crate::server::Explain::thinking_tags`]).
+#[derive(Clone, Debug)]
+pub struct Shaper {
+    endpoint: Endpoint,
+    parser: Option<crate::thinking::Parser>,
+}
+
+impl Shaper {
+    /// The shaper for a request whose prompt is `prompt`. A prompt that
+    /// ends with the opening tag (after trimming) starts inside the
+    /// thinking, as the handler feeds the tag to the parser first.
+    pub fn new(
+        endpoint: Endpoint,
+        thinking_tags: Option<&(String, String)>,
+        prompt: &str,
+    ) -> Shaper {
+        let parser = thinking_tags.map(|(open, close)| {
+            let mut p = crate::thinking::Parser::new(open.as_str(), close.as_str());
+            if prompt.trim().ends_with(open.as_str()) {
+                p.add_content(open);
+            }
+            p
+        });
+        Shaper { endpoint, parser }
+    }
+
+    /// `(thinking, content)` for one piece of the runner's text, or `None`
+    /// when no chunk goes out (`/api/chat` while the parser holds
+    /// everything back; `/api/generate` sends every piece).
+    pub fn piece(&mut self, text: &str) -> Option<(String, String)> {
+        let Some(p) = &mut self.parser else {
+            return Some((String::new(), text.to_string()));
+        };
+        let (thinking, content) = p.add_content(text);
+        if self.endpoint == Endpoint::Chat && thinking.is_empty() && content.is_empty() {
+            return None;
+        }
+        Some((thinking, content))
+    }
 }
 
 /// The JSON of a response chunk for `endpoint`.
@@ -87,6 +132,9 @@ pub fn chunk(endpoint: Endpoint, c: &Chunk) -> Json {
             let mut m = Map::new();
             m.insert("role".into(), "assistant".into());
             m.insert("content".into(), c.content.into());
+            if !c.thinking.is_empty() {
+                m.insert("thinking".into(), c.thinking.into());
+            }
             o.insert("message".into(), Json::Object(m));
             o.insert("done".into(), c.done.is_some().into());
             if let Some(r) = c.done {
@@ -99,6 +147,9 @@ pub fn chunk(endpoint: Endpoint, c: &Chunk) -> Json {
         }
         Endpoint::Generate => {
             o.insert("response".into(), c.content.into());
+            if !c.thinking.is_empty() {
+                o.insert("thinking".into(), c.thinking.into());
+            }
             o.insert("done".into(), c.done.is_some().into());
             if let Some(r) = c.done {
                 o.insert("done_reason".into(), r.into());
@@ -159,16 +210,44 @@ pub fn error(message: &str) -> Json {
 /// `"stream": false`: the last chunk with the text of all of them.
 pub fn aggregate(endpoint: Endpoint, chunks: &[Json]) -> Option<Json> {
     let mut last = chunks.last()?.clone();
-    let text: String = chunks
-        .iter()
-        .filter_map(|c| match endpoint {
-            Endpoint::Chat => c["message"]["content"].as_str(),
-            Endpoint::Generate => c["response"].as_str(),
-        })
-        .collect();
+    let join = |key: &str| -> String {
+        chunks
+            .iter()
+            .filter_map(|c| match endpoint {
+                Endpoint::Chat => c["message"][key].as_str(),
+                Endpoint::Generate => c[key].as_str(),
+            })
+            .collect()
+    };
+    let (text, thinking) = match endpoint {
+        Endpoint::Chat => (join("content"), join("thinking")),
+        Endpoint::Generate => (join("response"), join("thinking")),
+    };
     match endpoint {
-        Endpoint::Chat => last["message"]["content"] = text.into(),
-        Endpoint::Generate => last["response"] = text.into(),
+        Endpoint::Chat => {
+            last["message"]["content"] = text.into();
+            if !thinking.is_empty() {
+                last["message"]["thinking"] = thinking.into();
+            }
+        }
+        Endpoint::Generate => {
+            last["response"] = text.into();
+            if !thinking.is_empty() {
+                // `thinking` follows `response` in GenerateResponse
+                if let Json::Object(o) = &last {
+                    let mut m = Map::new();
+                    for (k, v) in o {
+                        if k != "thinking" {
+                            m.insert(k.clone(), v.clone());
+                        }
+                        if k == "response" {
+                            m.insert("thinking".into(), thinking.clone().into());
+                        }
+                    }
+                    last = Json::Object(m);
+                }
+            }
+        }
     }
     if let Some(d) = chunks.iter().find_map(|c| c.get("_debug_info")) {
         if let Some(o) = last.as_object_mut() {
@@ -181,6 +260,94 @@ pub fn aggregate(endpoint: Endpoint, chunks: &[Json]) -> Option<Json> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn tags() -> (String, String) {
+        ("<think>".to_string(), "</think>".to_string())
+    }
+
+    #[test]
+    fn the_shaper_splits_thinking_as_the_chat_handler_does() {
+        let mut s = Shaper::new(Endpoint::Chat, Some(&tags()), "<|im_start|>assistant\n");
+        // a partial tag is held: no chat chunk
+        assert_eq!(s.piece("<thi"), None);
+        assert_eq!(s.piece("nk>Let me"), Some(("Let me".into(), "".into())));
+        assert_eq!(
+            s.piece(" see.</think>\n\n"),
+            Some((" see.".into(), "".into()))
+        );
+        assert_eq!(s.piece("Tokyo."), Some(("".into(), "Tokyo.".into())));
+        // a prompt ending in the opening tag starts inside the thinking
+        let mut s = Shaper::new(
+            Endpoint::Chat,
+            Some(&tags()),
+            "<|im_start|>assistant\n<think>\n",
+        );
+        assert_eq!(s.piece("Hmm"), Some(("Hmm".into(), "".into())));
+        // generate sends every piece, empty or not
+        let mut s = Shaper::new(Endpoint::Generate, Some(&tags()), "");
+        assert_eq!(s.piece("<thi"), Some(("".into(), "".into())));
+        // without tags the text is content
+        let mut s = Shaper::new(Endpoint::Chat, None, "");
+        assert_eq!(s.piece("<think>x"), Some(("".into(), "<think>x".into())));
+    }
+
+    #[test]
+    fn unstreamed_answers_join_thinking_in_gos_field_order() {
+        fn piece(
+            content: &'static str,
+            thinking: &'static str,
+            done: Option<&'static str>,
+        ) -> Chunk<'static> {
+            Chunk {
+                model: "m",
+                created_at: "t",
+                content,
+                thinking,
+                done,
+                ..Chunk::default()
+            }
+        }
+        for endpoint in [Endpoint::Chat, Endpoint::Generate] {
+            let chunks = vec![
+                chunk(endpoint, &piece("", "Hm", None)),
+                chunk(endpoint, &piece("A", "", None)),
+                chunk(endpoint, &piece("", "", Some("stop"))),
+            ];
+            let one = aggregate(endpoint, &chunks).unwrap().to_string();
+            let want = match endpoint {
+                Endpoint::Chat => {
+                    r#"{"model":"m","created_at":"t","message":{"role":"assistant","content":"A","thinking":"Hm"},"done":true,"done_reason":"stop"}"#
+                }
+                Endpoint::Generate => {
+                    r#"{"model":"m","created_at":"t","response":"A","thinking":"Hm","done":true,"done_reason":"stop"}"#
+                }
+            };
+            assert_eq!(one, want);
+        }
+    }
+
+    #[test]
+    fn thinking_follows_content_and_is_omitted_when_empty() {
+        let c = Chunk {
+            model: "m",
+            created_at: "t",
+            content: "A",
+            thinking: "T",
+            ..Chunk::default()
+        };
+        assert_eq!(
+            chunk(Endpoint::Chat, &c).to_string(),
+            r#"{"model":"m","created_at":"t","message":{"role":"assistant","content":"A","thinking":"T"},"done":false}"#
+        );
+        assert_eq!(
+            chunk(Endpoint::Generate, &c).to_string(),
+            r#"{"model":"m","created_at":"t","response":"A","thinking":"T","done":false}"#
+        );
+        let plain = Chunk { thinking: "", ..c };
+        assert!(!chunk(Endpoint::Chat, &plain)
+            .to_string()
+            .contains("thinking"));
+    }
 
     #[test]
     fn created_at_is_gos_rfc3339nano() {

@@ -131,6 +131,10 @@ pub struct Explain {
     pub model_name: String,
     /// Leading BOS string of the renderer, if any.
     pub leading_bos: Option<String>,
+    /// The tags Ollama's generic thinking parser splits the answer at
+    /// (`thinking.InferTags` of the model's TEMPLATE), when it would: think
+    /// on, no built-in PARSER, both tags found.
+    pub thinking_tags: Option<(String, String)>,
 }
 
 /// What `num_ctx` truncation did.
@@ -336,6 +340,21 @@ fn think_string(t: &Option<Think>) -> Option<String> {
         Think::Bool(b) => b.to_string(),
         Think::Level(s) => format!("{s:?}"),
     })
+}
+
+/// The generic thinking parser's tags, when the handler would use it: no
+/// built-in parser (`ParserForName` knows the name), think on, and both
+/// tags inferred from the model's template.
+fn generic_thinking(
+    loaded: &Loaded,
+    think: Option<&Think>,
+    builtin: bool,
+) -> Option<(String, String)> {
+    if builtin || !think.is_some_and(Think::as_bool) {
+        return None;
+    }
+    let (open, close) = loaded.template.infer_tags();
+    (!open.is_empty() && !close.is_empty()).then_some((open, close))
 }
 
 /// `filterThinkTags` (qwen3 family and deepseek-r1).
@@ -658,6 +677,8 @@ fn chat(model: &Model, mut req: ChatRequest, settings: &Settings, ex: &mut Expla
             ex,
         );
     }
+    let builtin = parsers::parser_capabilities(&loaded.model.parser).is_some();
+    ex.thinking_tags = generic_thinking(&loaded, req.think.as_ref(), builtin);
     let mut tools = req.tools.clone();
     if loaded.model.parser == "harmony" {
         if let Some(t) = &tools {
@@ -756,6 +777,8 @@ fn generate(
         &mut req.think,
         ex,
     )?;
+    let builtin = !req.raw && parsers::parser_capabilities(&loaded.model.parser).is_some();
+    ex.thinking_tags = generic_thinking(&loaded, req.think.as_ref(), builtin);
     if req.prompt.is_empty() {
         return Ok(loaded_only(ex));
     }

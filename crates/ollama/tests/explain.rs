@@ -119,3 +119,44 @@ fn legacy_branch_reports_user_turns_it_loses() {
         .iter()
         .any(|n| n.starts_with("dropped by the legacy template path")));
 }
+
+#[test]
+fn the_generic_thinking_parser_is_chosen_as_the_handlers_choose_it() {
+    let template = "{{ range .Messages }}{{ .Role }}:{{ if .Thinking }}<think>{{ .Thinking }}</think>{{ end }}{{ .Content }}\n{{ end }}";
+    let model = |parser: &str| Model {
+        name: "demo".into(),
+        template: Some(template.into()),
+        parser: parser.into(),
+        ..Model::default()
+    };
+    let tags = Some(("<think>".to_string(), "</think>".to_string()));
+    let chat = |m: &Model, think: serde_json::Value| {
+        let mut req = json!({"model": "demo", "messages": [{"role": "user", "content": "a"}]});
+        if !think.is_null() {
+            req["think"] = think;
+        }
+        render(Endpoint::Chat, m, &req, &settings())
+            .unwrap()
+            .explain
+            .thinking_tags
+    };
+    // think defaults to true for a thinking template
+    assert_eq!(chat(&model(""), serde_json::Value::Null), tags);
+    assert_eq!(chat(&model(""), json!("high")), tags);
+    assert_eq!(chat(&model(""), json!(false)), None);
+    // a built-in parser does the splitting instead; an unknown name is no parser
+    assert_eq!(chat(&model("qwen3-thinking"), json!(true)), None);
+    assert_eq!(chat(&model("no-such-parser"), json!(true)), tags);
+
+    // generate: a built-in parser is skipped in raw mode
+    let generate = |m: &Model, raw: bool| {
+        let req = json!({"model": "demo", "prompt": "p", "raw": raw, "think": true});
+        render(Endpoint::Generate, m, &req, &settings())
+            .unwrap()
+            .explain
+            .thinking_tags
+    };
+    assert_eq!(generate(&model(""), false), tags);
+    assert_eq!(generate(&model("qwen3-thinking"), false), None);
+    assert_eq!(generate(&model("qwen3-thinking"), true), tags);
+}
