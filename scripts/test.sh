@@ -87,6 +87,11 @@ step test-native cargo test --workspace --exclude promptscope-app
 # The app's pure logic (state, share links, curl, highlighting, messages,
 # examples, the engine call) is a library without Leptos: its tests run natively.
 step test-app-logic cargo test -p promptscope-app --lib
+# The inference crate's wasm kernels (simd128, exact FMA through f64)
+# against the scalar ones, bit for bit, in wasm under Node.
+step test-wasm-kernels env \
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  cargo test --target wasm32-unknown-unknown -p promptscope-inference --lib wasm_
 # The components, mounted in headless Chromium (wasm-bindgen-test-runner
 # from wasm-bindgen-cli, Debian's chromedriver; app/webdriver.json sets the
 # browser's flags).

@@ -33,6 +33,7 @@ const RUNS = 3;
 const N_CTX = 1024;
 const BENCHES = path.join(ROOT, 'crates/inference/benches');
 const PROMPT = readFileSync(path.join(BENCHES, 'prompt.txt'), 'utf8');
+const GOLDENS = path.join(ROOT, 'crates/inference/tests/golden/smollm2-greedy.jsonl');
 const SMOL =
   process.env.PROMPTSCOPE_SMOLLM2 ??
   path.join(os.homedir(), '.cache/promptscope/models/SmolLM2-135M-Instruct.Q4_1.gguf');
@@ -53,7 +54,11 @@ async function modelFile() {
 }
 
 // Promptscope: the app's generation worker, spoken to as the Generate pane does.
-window.promptscope = async (prompt, nGen, nCtx, runs) => {
+window.promptscope = async (prompt, nGen, nCtx, runs) =>
+  (await window.promptscopeRuns(Array(runs).fill(prompt), nGen, nCtx));
+
+// Runs each prompt once (greedy) in one worker.
+window.promptscopeRuns = async (prompts, nGen, nCtx) => {
   const worker = new Worker('./app/generate-worker_loader.js');
   const inbox = [];
   let wake = null;
@@ -69,13 +74,13 @@ window.promptscope = async (prompt, nGen, nCtx, runs) => {
   await until('ready');
   worker.postMessage({ type: 'load', file: await modelFile() });
   await until('loaded');
-  const job = {
-    endpoint: 'generate', model: 'smollm2', prompt, leading_bos: null,
-    options: { temperature: 0, num_predict: nGen, num_ctx: nCtx },
-    truncate: true, shift: true, raw: true, debug: false, default_num_ctx: 4096,
-  };
   const results = [];
-  for (let i = 0; i < runs; i++) {
+  for (const prompt of prompts) {
+    const job = {
+      endpoint: 'generate', model: 'smollm2', prompt, leading_bos: null,
+      options: { temperature: 0, num_predict: nGen, num_ctx: nCtx },
+      truncate: true, shift: true, raw: true, debug: false, default_num_ctx: 4096,
+    };
     worker.postMessage({ type: 'generate', json: JSON.stringify(job) });
     let text = '', last = null;
     for (;;) {
@@ -160,13 +165,24 @@ async function main() {
   await writeFile(path.join(dir, 'index.html'), PAGE);
   const server = await startStaticServer(dir);
   const browser = await openBrowser();
-  let ours, theirs;
+  let ours, theirs, agree, total;
   try {
     await browser.page.goto(server.url);
     await browser.page.waitForFunction(() => window.benchReady);
     const args = [PROMPT, N_GEN, N_CTX, RUNS];
     ours = best(await browser.page.evaluate((a) => window.promptscope(...a), args));
     theirs = best(await browser.page.evaluate((a) => window.wllama(...a), args));
+    // greedy agreement with llama.cpp (native, AVX2) on the recorded goldens
+    const goldens = readFileSync(GOLDENS, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const texts = await browser.page.evaluate(
+      (a) => window.promptscopeRuns(...a),
+      [goldens.map((g) => g.prompt), 32, N_CTX],
+    );
+    // the goldens run past the end-of-generation token; the worker stops there
+    const upToEos = (t) => t.split('<|im_end|>')[0];
+    agree = goldens.filter((g, i) => texts[i].text === upToEos(g.text)).length;
+    if (process.env.VERBOSE) for (const [i, g] of goldens.entries()) console.log(JSON.stringify({ n: texts[i].prompt_n, want: g.prompt_ids.length, ours: texts[i].text, llama: g.text }));
+    total = goldens.length;
   } finally {
     await browser.close();
     await server.close();
@@ -192,6 +208,7 @@ async function main() {
       ? `  greedy text: wllama agrees with promptscope`
       : `  greedy text: wllama agrees with promptscope for ${at} of ${ours.text.length} characters`,
   );
+  console.log(`  greedy text: promptscope (wasm) matches llama.cpp's first 32 tokens on ${agree} of ${total} goldens`);
   if (process.env.VERBOSE) console.log(JSON.stringify({ ours: ours.text, theirs: theirs.text }, null, 1));
 }
 

@@ -113,4 +113,23 @@ describe('engine worker', { skip: !LLAMA3 }, () => {
       assert.equal(await page.getByTestId('token-counting').count(), 0);
     });
   });
+
+  test('a worker that cannot start says so, and the page renders without counting', { timeout: TEST_TIMEOUT }, async () => {
+    await withApp(server(), async (app, browser) => {
+      const page = app.page;
+      await page.route('**/engine-worker*', (route) => route.abort());
+      await app.loadExample('chatml');
+      await page.getByTestId('gguf-input').setInputFiles(LLAMA3);
+      await eventually(async () => assert.match(await page.getByTestId('vocab-status').textContent(), /the engine worker failed/), {
+        timeout: 30_000,
+      });
+      await app.setRequest(SMALL);
+      await app.expectPrompt(EXPECTED_SMALL);
+      assert.match(await app.tokenCount.textContent(), /load a GGUF/);
+      // the aborted script is the only error the page logged
+      const others = browser.problems.filter((p) => !/engine-worker|ERR_FAILED|Failed to load resource/.test(p));
+      assert.deepEqual(others, []);
+      browser.problems.length = 0;
+    });
+  });
 });

@@ -47,7 +47,7 @@ pub struct Client {
     /// request of the slot has been waiting for an answer.
     sent: BTreeMap<String, (u64, Option<f64>)>,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
-    _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
 
 /// The client, shared by the closures that talk to it.
@@ -84,14 +84,13 @@ pub fn start(store: Store, file: web_sys::File) {
         });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // a worker that cannot start (its script missing offline) says so
-    let on_error =
-        Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |ev: web_sys::ErrorEvent| {
-            store.tokenizer.set(Tokenizer::Failed(format!(
-                "the engine worker failed: {}",
-                ev.message()
-            )));
-            store.counting.set(false);
-        });
+    // (an ErrorEvent from a failing script; a plain Event when the script
+    // cannot be fetched)
+    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+        let why = field(&ev, "message").filter(|m| !m.is_empty());
+        let why = why.unwrap_or_else(|| "its script did not load".to_string());
+        give_up(store, format!("the engine worker failed: {why}"));
+    });
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     let client = Client {
         worker,
@@ -113,6 +112,20 @@ pub fn stop(store: Store) {
     }
     store.engine.set_value(None);
     store.counting.set(false);
+}
+
+/// The worker failed (could not start, could not read the file): say
+/// why, and render on the page from now on. Deferred, since the worker's
+/// own handler is running and stopping drops it.
+fn give_up(store: Store, message: String) {
+    store.tokenizer.set(Tokenizer::Failed(message));
+    set_timeout(
+        move || {
+            stop(store);
+            store.schedule_render();
+        },
+        Duration::ZERO,
+    );
 }
 
 /// Starts again on the same file (the running request is abandoned).
@@ -181,11 +194,7 @@ fn on_message(store: Store, data: JsValue) {
                 on_reply(store, &shared, r);
             }
         }
-        "error" => {
-            let message = field(&data, "message").unwrap_or_default();
-            store.tokenizer.set(Tokenizer::Failed(message));
-            store.counting.set(false);
-        }
+        "error" => give_up(store, field(&data, "message").unwrap_or_default()),
         _ => {}
     }
 }

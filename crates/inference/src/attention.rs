@@ -31,6 +31,58 @@ const LANES: usize = 8;
 /// adds zeros, but it decides where `ggml_vec_dot_f16` stops.
 const KV_PAD: usize = 256;
 
+/// A fused multiply-add, `a·b + c` rounded once, as the AVX2 build's
+/// `vfmadd` computes it. Natively `f32::mul_add` (the FMA instruction where
+/// the CPU has it); in wasm32, which has no scalar FMA and where
+/// `mul_add` is a slow software `fmaf`, [`fma_via_f64`].
+trait FusedMulAdd {
+    fn fmadd(self, b: f32, c: f32) -> f32;
+}
+
+impl FusedMulAdd for f32 {
+    #[inline(always)]
+    fn fmadd(self, b: f32, c: f32) -> f32 {
+        #[cfg(target_arch = "wasm32")]
+        {
+            fma_via_f64(self, b, c)
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.mul_add(b, c)
+        }
+    }
+}
+
+/// `fmaf(a, b, c)` exactly, in f64: the product of two f32 is exact in
+/// f64; the sum is rounded to odd (TwoSum's error decides the last bit)
+/// and then to f32, which is the correctly rounded result because f64 has
+/// more than 24 + 2 bits (Boldo and Melquiond's round-to-odd).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[inline(always)]
+fn fma_via_f64(a: f32, b: f32, c: f32) -> f32 {
+    let p = a as f64 * b as f64;
+    let c = c as f64;
+    let s = p + c;
+    if !s.is_finite() {
+        return s as f32;
+    }
+    // TwoSum: p + c = s + e exactly
+    let bp = s - p;
+    let e = (p - (s - bp)) + (c - bp);
+    let bits = s.to_bits();
+    let odd = if e != 0.0 && bits & 1 == 0 {
+        // one ulp toward the exact sum (s is not 0: a 0 sum is exact)
+        f64::from_bits(if (e > 0.0) == (s > 0.0) {
+            bits + 1
+        } else {
+            bits - 1
+        })
+    } else {
+        s
+    };
+    odd as f32
+}
+
 #[inline(always)]
 fn f16r(x: f32) -> f32 {
     f16::from_f32(x).to_f32()
@@ -50,7 +102,7 @@ fn dot_tinyblas(a: &[f32], b: &[f32]) -> f32 {
     let mut acc = [0f32; LANES];
     for (ca, cb) in a.chunks_exact(LANES).zip(b.chunks_exact(LANES)) {
         for l in 0..LANES {
-            acc[l] = ca[l].mul_add(cb[l], acc[l]);
+            acc[l] = ca[l].fmadd(cb[l], acc[l]);
         }
     }
     hsum8(&acc)
@@ -69,7 +121,7 @@ fn dot_vec_f16(a: &[f32], b: &[f32]) -> f32 {
             .zip(cb.chunks_exact(LANES))
         {
             for ((a, &x), &y) in acc.iter_mut().zip(ca).zip(cb) {
-                *a = x.mul_add(y, *a);
+                *a = x.fmadd(y, *a);
             }
         }
     }
@@ -106,24 +158,24 @@ fn swiglu_impl(x: &[f32], g: &[f32]) -> Vec<f32> {
 #[inline(always)]
 pub(crate) fn v_expf(x: f32) -> f32 {
     let r = 12_582_912.0f32;
-    let z = x.mul_add(f32::from_bits(0x3fb8_aa3b), r);
+    let z = x.fmadd(f32::from_bits(0x3fb8_aa3b), r);
     let n = z - r;
-    let b = (-n).mul_add(
+    let b = (-n).fmadd(
         f32::from_bits(0x35bf_be8e),
-        (-n).mul_add(f32::from_bits(0x3f31_7200), x),
+        (-n).fmadd(f32::from_bits(0x3f31_7200), x),
     );
     let e = z.to_bits() << 23;
     let k = f32::from_bits(e.wrapping_add(1f32.to_bits()));
     let c = n.abs() > 126.0;
     let u = b * b;
-    let j = (f32::from_bits(0x3c07_2010).mul_add(b, f32::from_bits(0x3d2b_9f17)))
-        .mul_add(
+    let j = (f32::from_bits(0x3c07_2010).fmadd(b, f32::from_bits(0x3d2b_9f17)))
+        .fmadd(
             u,
-            f32::from_bits(0x3e2a_af33).mul_add(b, f32::from_bits(0x3eff_fedb)),
+            f32::from_bits(0x3e2a_af33).fmadd(b, f32::from_bits(0x3eff_fedb)),
         )
-        .mul_add(u, f32::from_bits(0x3f7f_fff6) * b);
+        .fmadd(u, f32::from_bits(0x3f7f_fff6) * b);
     if !c {
-        return j.mul_add(k, k);
+        return j.fmadd(k, k);
     }
     let g: u32 = if n <= 0.0 { 0x8200_0000 } else { 0 };
     let s1 = f32::from_bits(g.wrapping_add(0x7f00_0000));
@@ -131,7 +183,7 @@ pub(crate) fn v_expf(x: f32) -> f32 {
     if n.abs() > 192.0 {
         s1 * s1
     } else {
-        s2.mul_add(j, s2) * s1
+        s2.fmadd(j, s2) * s1
     }
 }
 
@@ -159,8 +211,8 @@ fn rope_impl(x: &mut [f32], cos: &[f32], sin: &[f32], neox: bool) {
             (2 * i, 2 * i + 1)
         };
         let (x0, x1) = (x[a], x[b]);
-        x[a] = x0.mul_add(cos[i], -(x1 * sin[i]));
-        x[b] = x0.mul_add(sin[i], x1 * cos[i]);
+        x[a] = x0.fmadd(cos[i], -(x1 * sin[i]));
+        x[b] = x0.fmadd(sin[i], x1 * cos[i]);
     }
 }
 
@@ -268,7 +320,7 @@ fn attend_impl(
                 };
                 let voff = (i * nkv + g) * hd;
                 for (a, &v) in acc.iter_mut().zip(&cache.v[voff..voff + hd]) {
-                    a[blk][lane] = v.mul_add(p, a[blk][lane]);
+                    a[blk][lane] = v.fmadd(p, a[blk][lane]);
                 }
             }
             let o = &mut out[qoff..qoff + hd];
@@ -282,40 +334,6 @@ fn attend_impl(
         }
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn v_expf_is_close_to_exp_and_handles_the_edges() {
-        for i in -800..=800 {
-            let x = i as f32 / 10.0;
-            let (a, b) = (v_expf(x), x.exp());
-            assert!(
-                (a - b).abs() <= 4e-7 * b.max(f32::MIN_POSITIVE),
-                "{x}: {a} vs {b}"
-            );
-        }
-        assert_eq!(v_expf(f32::NEG_INFINITY), 0.0);
-        assert_eq!(v_expf(0.0), 1.0);
-        assert_eq!(v_expf(200.0), f32::INFINITY);
-    }
-
-    #[test]
-    fn reductions_follow_the_tree() {
-        let mut v = [0f32; 8];
-        v[0] = 1e8;
-        v[4] = -1e8;
-        v[1] = 1.0;
-        // (v0 + v4) first: the 1.0 survives
-        assert_eq!(hsum8(&v), 1.0);
-        let a: Vec<f32> = (0..64).map(|i| i as f32).collect();
-        let b = vec![1f32; 64];
-        assert_eq!(dot_tinyblas(&a, &b), 2016.0);
-        assert_eq!(dot_vec_f16(&a, &b), 2016.0);
-    }
 }
 
 // Dispatch: the arithmetic above leans on fused multiply-adds, which Rust
@@ -388,4 +406,106 @@ pub(crate) fn rope(x: &mut [f32], cos: &[f32], sin: &[f32], neox: bool) {
         return unsafe { rope_fma(x, cos, sin, neox) };
     }
     rope_impl(x, cos, sin, neox)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The wasm FMA against the hardware's on random and awkward inputs.
+    #[test]
+    fn fma_via_f64_is_a_correctly_rounded_fma() {
+        check_fma_via_f64();
+    }
+
+    /// The same in wasm (against the software `fmaf`).
+    #[cfg(target_arch = "wasm32")]
+    #[wasm_bindgen_test::wasm_bindgen_test]
+    fn wasm_fma_via_f64_is_a_correctly_rounded_fma() {
+        check_fma_via_f64();
+    }
+
+    fn check_fma_via_f64() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let special = [
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.0,
+            f32::MIN_POSITIVE,
+            1e-45,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            1.0 + f32::EPSILON,
+            1.0 - f32::EPSILON / 2.0,
+        ];
+        let check = |a: f32, b: f32, c: f32| {
+            let want = a.mul_add(b, c);
+            let got = fma_via_f64(a, b, c);
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "fma({a:e}, {b:e}, {c:e}) = {want:e}, got {got:e}"
+            );
+        };
+        for &a in &special {
+            for &b in &special {
+                for &c in &special {
+                    check(a, b, c);
+                }
+            }
+        }
+        for i in 0..2_000_000u32 {
+            let r = next();
+            let (a, b) = (f32::from_bits(r as u32), f32::from_bits((r >> 32) as u32));
+            // c near -a·b half the time: cancellation, the hard case
+            let c = if i % 2 == 0 {
+                f32::from_bits(next() as u32)
+            } else {
+                -(a * b) * (1.0 + (next() % 64) as f32 * f32::EPSILON)
+            };
+            if a.is_nan() || b.is_nan() || c.is_nan() {
+                continue;
+            }
+            check(a, b, c);
+            // values of the magnitudes attention sees
+            let small = |v: u64| (v % 2001) as f32 / 1000.0 - 1.0;
+            check(small(r), small(r >> 20), small(r >> 40));
+        }
+    }
+
+    #[test]
+    fn v_expf_is_close_to_exp_and_handles_the_edges() {
+        for i in -800..=800 {
+            let x = i as f32 / 10.0;
+            let (a, b) = (v_expf(x), x.exp());
+            assert!(
+                (a - b).abs() <= 4e-7 * b.max(f32::MIN_POSITIVE),
+                "{x}: {a} vs {b}"
+            );
+        }
+        assert_eq!(v_expf(f32::NEG_INFINITY), 0.0);
+        assert_eq!(v_expf(0.0), 1.0);
+        assert_eq!(v_expf(200.0), f32::INFINITY);
+    }
+
+    #[test]
+    fn reductions_follow_the_tree() {
+        let mut v = [0f32; 8];
+        v[0] = 1e8;
+        v[4] = -1e8;
+        v[1] = 1.0;
+        // (v0 + v4) first: the 1.0 survives
+        assert_eq!(hsum8(&v), 1.0);
+        let a: Vec<f32> = (0..64).map(|i| i as f32).collect();
+        let b = vec![1f32; 64];
+        assert_eq!(dot_tinyblas(&a, &b), 2016.0);
+        assert_eq!(dot_vec_f16(&a, &b), 2016.0);
+    }
 }

@@ -496,46 +496,68 @@ impl QuantizedType for FastStorage {
 pub(crate) mod kernels {
     use super::{h, BlockQ4_0, BlockQ4_1, BlockQ8, BlockQ8_0};
 
-    /// Scalar `Q4_1 · Q8_1`.
+    /// ggml's AVX2 reduction of eight f32 lanes (`hsum_float_8`): high
+    /// half plus low half, then `(a0 + a2) + (a1 + a3)`.
+    pub fn hsum8(acc: &[f32; 8]) -> f32 {
+        let a: [f32; 4] = std::array::from_fn(|i| acc[i + 4] + acc[i]);
+        (a[0] + a[2]) + (a[1] + a[3])
+    }
+
+    /// The eight i32 lanes of one block as AVX2's `maddubs` + `madd`
+    /// leave them: lane `j` sums the products of bytes `4j..4j+4` of
+    /// `[x_0..x_32]·[y_0..y_32]` (exact, so any order gives them).
+    fn lanes(x: impl Fn(usize) -> i32, y: &[i8; 32]) -> [f32; 8] {
+        std::array::from_fn(|j| (4 * j..4 * j + 4).map(|b| x(b) * y[b] as i32).sum::<i32>() as f32)
+    }
+
+    /// `acc[j] = fma(d, lanes[j], acc[j])`, the AVX2 build's accumulation.
+    fn accumulate(acc: &mut [f32; 8], d: f32, lanes: &[f32; 8]) {
+        for (a, &l) in acc.iter_mut().zip(lanes) {
+            *a = d.mul_add(l, *a);
+        }
+    }
+
+    /// Scalar `Q4_1 · Q8_1` in the AVX2 build's order.
     pub fn dot_q4_1_scalar(xs: &[BlockQ4_1], ys: &[BlockQ8]) -> f32 {
-        let mut sum = 0f32;
+        let mut acc = [0f32; 8];
+        let mut summs = 0f32;
         for (x, y) in xs.iter().zip(ys) {
-            let mut si = 0i32;
-            for j in 0..16 {
-                si += (x.qs[j] & 0x0F) as i32 * y.qs[j] as i32;
-                si += (x.qs[j] >> 4) as i32 * y.qs[j + 16] as i32;
-            }
-            sum += h(x.d) * y.d * si as f32 + h(x.m) * y.s;
+            summs += h(x.m) * y.s;
+            let q = |b: usize| {
+                if b < 16 {
+                    (x.qs[b] & 0x0F) as i32
+                } else {
+                    (x.qs[b - 16] >> 4) as i32
+                }
+            };
+            accumulate(&mut acc, h(x.d) * y.d, &lanes(q, &y.qs));
         }
-        sum
+        hsum8(&acc) + summs
     }
 
-    /// Scalar `Q4_0 · Q8_0`.
+    /// Scalar `Q4_0 · Q8_0` in the AVX2 build's order.
     pub fn dot_q4_0_scalar(xs: &[BlockQ4_0], ys: &[BlockQ8]) -> f32 {
-        let mut sum = 0f32;
+        let mut acc = [0f32; 8];
         for (x, y) in xs.iter().zip(ys) {
-            let mut si = 0i32;
-            for j in 0..16 {
-                si += ((x.qs[j] & 0x0F) as i32 - 8) * y.qs[j] as i32;
-                si += ((x.qs[j] >> 4) as i32 - 8) * y.qs[j + 16] as i32;
-            }
-            sum += h(x.d) * y.d * si as f32;
+            let q = |b: usize| {
+                if b < 16 {
+                    (x.qs[b] & 0x0F) as i32 - 8
+                } else {
+                    (x.qs[b - 16] >> 4) as i32 - 8
+                }
+            };
+            accumulate(&mut acc, h(x.d) * y.d, &lanes(q, &y.qs));
         }
-        sum
+        hsum8(&acc)
     }
 
-    /// Scalar `Q8_0 · Q8_0`.
+    /// Scalar `Q8_0 · Q8_0` in the AVX2 build's order.
     pub fn dot_q8_0_scalar(xs: &[BlockQ8_0], ys: &[BlockQ8]) -> f32 {
-        let mut sum = 0f32;
+        let mut acc = [0f32; 8];
         for (x, y) in xs.iter().zip(ys) {
-            let si: i32 =
-                x.qs.iter()
-                    .zip(&y.qs)
-                    .map(|(&a, &b)| a as i32 * b as i32)
-                    .sum();
-            sum += h(x.d) * y.d * si as f32;
+            accumulate(&mut acc, h(x.d) * y.d, &lanes(|b| x.qs[b] as i32, &y.qs));
         }
-        sum
+        hsum8(&acc)
     }
 
     pub fn dot_q4_1(xs: &[BlockQ4_1], ys: &[BlockQ8]) -> f32 {
@@ -639,22 +661,34 @@ mod tests {
 
     #[test]
     fn simd_dots_agree_with_the_scalar_arithmetic() {
-        let k = 8 * QK;
+        check_simd_dots();
+    }
+
+    /// The same in wasm: the simd128 kernels (exact FMA through f64) equal
+    /// the scalar AVX2-order ones bit for bit.
+    #[cfg(target_arch = "wasm32")]
+    #[wasm_bindgen_test::wasm_bindgen_test]
+    fn wasm_simd_dots_agree_with_the_scalar_arithmetic() {
+        check_simd_dots();
+    }
+
+    fn check_simd_dots() {
+        let k = 64 * QK;
         let mut ys = Vec::new();
         quantize_q8(&activations(k), &mut ys);
-        for kind in [Kind::Q4_0, Kind::Q4_1, Kind::Q8_0] {
-            let s = FastStorage::from_bytes(kind, &blocks(kind, 8, 11)).unwrap();
+        for (kind, seed) in [Kind::Q4_0, Kind::Q4_1, Kind::Q8_0]
+            .into_iter()
+            .flat_map(|k| (1..=16).map(move |s| (k, s)))
+        {
+            let s = FastStorage::from_bytes(kind, &blocks(kind, 64, seed)).unwrap();
             let fast = s.dot(0, &ys);
             let slow = match &s.blocks {
                 Blocks::Q4_0(b) => kernels::dot_q4_0_scalar(b, &ys),
                 Blocks::Q4_1(b) => kernels::dot_q4_1_scalar(b, &ys),
                 Blocks::Q8_0(b) => kernels::dot_q8_0_scalar(b, &ys),
             };
-            // the same integer block sums; only the f32 summation order differs
-            assert!(
-                (fast - slow).abs() <= 1e-5 * slow.abs().max(1.0),
-                "{kind:?}: {fast} vs {slow}"
-            );
+            // the same arithmetic in the same order: bit for bit
+            assert_eq!(fast.to_bits(), slow.to_bits(), "{kind:?}: {fast} vs {slow}");
         }
     }
 

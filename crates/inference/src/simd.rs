@@ -182,63 +182,169 @@ pub(crate) mod wasm {
         unsafe { v128_load(p.as_ptr() as *const v128) }
     }
 
-    /// Σ a·b over 16 signed bytes, in 4 i32 lanes.
-    fn dot16(a: v128, b: v128) -> v128 {
+    /// Four i32 lanes of 16 byte products: lane `j` sums bytes
+    /// `4j..4j+4` (AVX2's `maddubs` + `madd` lanes). `x` is
+    /// sign-extended when `signed`, zero-extended otherwise.
+    #[inline(always)]
+    fn lanes4(x: v128, y: v128, signed: bool) -> v128 {
+        let (xl, xh) = if signed {
+            (i16x8_extend_low_i8x16(x), i16x8_extend_high_i8x16(x))
+        } else {
+            (i16x8_extend_low_u8x16(x), i16x8_extend_high_u8x16(x))
+        };
+        // pairs: [b01, b23, b45, b67] and [b89, bAB, bCD, bEF]
+        let lo = i32x4_dot_i16x8(xl, i16x8_extend_low_i8x16(y));
+        let hi = i32x4_dot_i16x8(xh, i16x8_extend_high_i8x16(y));
         i32x4_add(
-            i32x4_dot_i16x8(i16x8_extend_low_i8x16(a), i16x8_extend_low_i8x16(b)),
-            i32x4_dot_i16x8(i16x8_extend_high_i8x16(a), i16x8_extend_high_i8x16(b)),
+            i32x4_shuffle::<0, 2, 4, 6>(lo, hi),
+            i32x4_shuffle::<1, 3, 5, 7>(lo, hi),
         )
     }
 
-    fn hsum(v: v128) -> i32 {
-        i32x4_extract_lane::<0>(v)
-            + i32x4_extract_lane::<1>(v)
-            + i32x4_extract_lane::<2>(v)
-            + i32x4_extract_lane::<3>(v)
+    /// Eight f32 accumulators, `[lo, hi]` as two f32x4 vectors.
+    #[derive(Clone, Copy)]
+    struct Acc8(v128, v128);
+
+    /// Where the f64 sum could mislead the f32 rounding: a f32 midpoint
+    /// (low 29 mantissa bits `1000...`) or tiny (f32 subnormals).
+    #[inline(always)]
+    fn risky(s: v128) -> v128 {
+        let low = v128_and(s, i64x2_splat(0x1FFF_FFFF));
+        let mid = i64x2_eq(low, i64x2_splat(0x1000_0000));
+        let tiny = f64x2_lt(f64x2_abs(s), f64x2_splat(f32::MIN_POSITIVE as f64 * 2.0));
+        v128_or(mid, tiny)
     }
+
+    impl Acc8 {
+        fn zero() -> Acc8 {
+            Acc8(f32x4_splat(0.0), f32x4_splat(0.0))
+        }
+
+        /// `acc[j] = fma(d, lanes[j], acc[j])` for the eight lanes
+        /// `[lo, hi]` (i32), each rounded once to f32 as `vfmadd` does.
+        ///
+        /// The products are exact in f64 (24 by 13 bits), and the f64 sum
+        /// only misleads the f32 rounding where [`risky`] says so; there
+        /// the sum is rounded to odd first (one ulp toward the exact
+        /// value), which makes the f32 rounding correct (see
+        /// `attention::fma_via_f64`).
+        #[inline(always)]
+        fn fma(&mut self, d: v128, lo: v128, hi: v128) {
+            let f0 = f64x2_convert_low_i32x4(lo);
+            let f1 = f64x2_convert_low_i32x4(i32x4_shuffle::<2, 3, 0, 1>(lo, lo));
+            let f2 = f64x2_convert_low_i32x4(hi);
+            let f3 = f64x2_convert_low_i32x4(i32x4_shuffle::<2, 3, 0, 1>(hi, hi));
+            let a0 = f64x2_promote_low_f32x4(self.0);
+            let a1 = f64x2_promote_low_f32x4(i32x4_shuffle::<2, 3, 0, 1>(self.0, self.0));
+            let a2 = f64x2_promote_low_f32x4(self.1);
+            let a3 = f64x2_promote_low_f32x4(i32x4_shuffle::<2, 3, 0, 1>(self.1, self.1));
+            let (p0, p1, p2, p3) = (
+                f64x2_mul(d, f0),
+                f64x2_mul(d, f1),
+                f64x2_mul(d, f2),
+                f64x2_mul(d, f3),
+            );
+            let (mut s0, mut s1, mut s2, mut s3) = (
+                f64x2_add(p0, a0),
+                f64x2_add(p1, a1),
+                f64x2_add(p2, a2),
+                f64x2_add(p3, a3),
+            );
+            let any = v128_or(v128_or(risky(s0), risky(s1)), v128_or(risky(s2), risky(s3)));
+            if v128_any_true(any) {
+                s0 = round_to_odd(p0, a0, s0);
+                s1 = round_to_odd(p1, a1, s1);
+                s2 = round_to_odd(p2, a2, s2);
+                s3 = round_to_odd(p3, a3, s3);
+            }
+            self.0 = i32x4_shuffle::<0, 1, 4, 5>(
+                f32x4_demote_f64x2_zero(s0),
+                f32x4_demote_f64x2_zero(s1),
+            );
+            self.1 = i32x4_shuffle::<0, 1, 4, 5>(
+                f32x4_demote_f64x2_zero(s2),
+                f32x4_demote_f64x2_zero(s3),
+            );
+        }
+
+        /// The lanes as two f32x4 vectors `[lo, hi]`.
+        fn f32s(&self) -> (v128, v128) {
+            (self.0, self.1)
+        }
+    }
+
+    /// `s = p + a` rounded to odd: one ulp toward the exact sum where
+    /// TwoSum finds it inexact and the last bit is even.
+    #[inline(always)]
+    fn round_to_odd(p: v128, a: v128, s: v128) -> v128 {
+        let bp = f64x2_sub(s, p);
+        let e = f64x2_add(f64x2_sub(p, f64x2_sub(s, bp)), f64x2_sub(a, bp));
+        let even = i64x2_eq(v128_and(s, i64x2_splat(1)), i64x2_splat(0));
+        let inexact = f64x2_ne(e, f64x2_splat(0.0));
+        let sign = i64x2_shr(v128_xor(e, s), 63); // 0 same sign, -1 not
+        let delta = i64x2_add(i64x2_shl(sign, 1), i64x2_splat(1));
+        i64x2_add(s, v128_and(delta, v128_and(even, inexact)))
+    }
+
+    /// ggml's `hsum_float_8` of the lanes `[lo, hi]`.
+    #[inline(always)]
+    fn hsum8(lo: v128, hi: v128) -> f32 {
+        let a = f32x4_add(hi, lo);
+        (f32x4_extract_lane::<0>(a) + f32x4_extract_lane::<2>(a))
+            + (f32x4_extract_lane::<1>(a) + f32x4_extract_lane::<3>(a))
+    }
+
+    // The dot products follow the AVX2 build's order (eight f32 lanes
+    // accumulated with fused multiply-adds, then `hsum_float_8`), so that
+    // the browser computes llama.cpp's results bit for bit, like the
+    // scalar kernels in `quant::kernels`.
 
     pub fn dot_q4_1(xs: &[BlockQ4_1], ys: &[BlockQ8]) -> f32 {
         let mask = u8x16_splat(0x0F);
-        let mut sum = 0f32;
+        let mut acc = Acc8::zero();
+        let mut summs = 0f32;
         for (x, y) in xs.iter().zip(ys) {
+            summs += h(x.m) * y.s;
+            let d = f64x2_splat((h(x.d) * y.d) as f64);
             let v = load16(&x.qs);
-            let lo = v128_and(v, mask);
-            let hi = u8x16_shr(v, 4);
-            let p = i32x4_add(
-                dot16(lo, load16i(&y.qs[..16])),
-                dot16(hi, load16i(&y.qs[16..])),
-            );
-            sum += h(x.d) * y.d * hsum(p) as f32 + h(x.m) * y.s;
+            let lo = lanes4(v128_and(v, mask), load16i(&y.qs[..16]), false);
+            let hi = lanes4(u8x16_shr(v, 4), load16i(&y.qs[16..]), false);
+            acc.fma(d, lo, hi);
         }
-        sum
+        let (lo, hi) = acc.f32s();
+        hsum8(lo, hi) + summs
     }
 
     pub fn dot_q4_0(xs: &[BlockQ4_0], ys: &[BlockQ8]) -> f32 {
         let mask = u8x16_splat(0x0F);
         let eight = i8x16_splat(8);
-        let mut sum = 0f32;
+        let mut acc = Acc8::zero();
         for (x, y) in xs.iter().zip(ys) {
+            let d = f64x2_splat((h(x.d) * y.d) as f64);
             let v = load16(&x.qs);
             let lo = i8x16_sub(v128_and(v, mask), eight);
             let hi = i8x16_sub(u8x16_shr(v, 4), eight);
-            let p = i32x4_add(
-                dot16(lo, load16i(&y.qs[..16])),
-                dot16(hi, load16i(&y.qs[16..])),
+            acc.fma(
+                d,
+                lanes4(lo, load16i(&y.qs[..16]), true),
+                lanes4(hi, load16i(&y.qs[16..]), true),
             );
-            sum += h(x.d) * y.d * hsum(p) as f32;
         }
-        sum
+        let (lo, hi) = acc.f32s();
+        hsum8(lo, hi)
     }
 
     pub fn dot_q8_0(xs: &[BlockQ8_0], ys: &[BlockQ8]) -> f32 {
-        let mut sum = 0f32;
+        let mut acc = Acc8::zero();
         for (x, y) in xs.iter().zip(ys) {
-            let p = i32x4_add(
-                dot16(load16i(&x.qs[..16]), load16i(&y.qs[..16])),
-                dot16(load16i(&x.qs[16..]), load16i(&y.qs[16..])),
+            let d = f64x2_splat((h(x.d) * y.d) as f64);
+            acc.fma(
+                d,
+                lanes4(load16i(&x.qs[..16]), load16i(&y.qs[..16]), true),
+                lanes4(load16i(&x.qs[16..]), load16i(&y.qs[16..]), true),
             );
-            sum += h(x.d) * y.d * hsum(p) as f32;
         }
-        sum
+        let (lo, hi) = acc.f32s();
+        hsum8(lo, hi)
     }
 }
