@@ -573,6 +573,8 @@ pub(crate) mod kernels {
     pub fn dot4_q4_1(xs: &[BlockQ4_1], ys: [&[BlockQ8]; 4]) -> [f32; 4] {
         #[cfg(target_arch = "x86_64")]
         return crate::simd::x86::dot4_q4_1(xs, ys);
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        return crate::simd::wasm::dot4_q4_1(xs, ys);
         #[allow(unreachable_code)]
         ys.map(|y| dot_q4_1(xs, y))
     }
@@ -670,6 +672,42 @@ mod tests {
     #[wasm_bindgen_test::wasm_bindgen_test]
     fn wasm_simd_dots_agree_with_the_scalar_arithmetic() {
         check_simd_dots();
+    }
+
+    /// The four-row kernel equals four single dots, bit for bit.
+    #[cfg(target_arch = "wasm32")]
+    #[wasm_bindgen_test::wasm_bindgen_test]
+    fn wasm_dot4_equals_four_dots() {
+        check_dot4();
+    }
+
+    #[test]
+    fn dot4_equals_four_dots() {
+        check_dot4();
+    }
+
+    fn check_dot4() {
+        let k = 32 * QK;
+        let rows: Vec<Vec<BlockQ8>> = (0..4)
+            .map(|r| {
+                let mut ys = Vec::new();
+                let a: Vec<f32> = activations(k + r).into_iter().skip(r).collect();
+                quantize_q8(&a, &mut ys);
+                ys
+            })
+            .collect();
+        let s = FastStorage::from_bytes(Kind::Q4_1, &blocks(Kind::Q4_1, 32, 5)).unwrap();
+        let Blocks::Q4_1(b) = &s.blocks else {
+            unreachable!()
+        };
+        let four = kernels::dot4_q4_1(b, [&rows[0], &rows[1], &rows[2], &rows[3]]);
+        for r in 0..4 {
+            assert_eq!(four[r].to_bits(), kernels::dot_q4_1(b, &rows[r]).to_bits());
+            assert_eq!(
+                four[r].to_bits(),
+                kernels::dot_q4_1_scalar(b, &rows[r]).to_bits()
+            );
+        }
     }
 
     fn check_simd_dots() {

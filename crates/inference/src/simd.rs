@@ -315,6 +315,33 @@ pub(crate) mod wasm {
         hsum8(lo, hi) + summs
     }
 
+    /// `dot_q4_1` of one weight row against four activation rows, the
+    /// nibbles and scales unpacked once per block.
+    pub fn dot4_q4_1(xs: &[BlockQ4_1], ys: [&[BlockQ8]; 4]) -> [f32; 4] {
+        let mask = u8x16_splat(0x0F);
+        let mut acc = [Acc8::zero(); 4];
+        let mut summs = [0f32; 4];
+        for (b, x) in xs.iter().enumerate() {
+            let (dx, mx) = (h(x.d), h(x.m));
+            let v = load16(&x.qs);
+            let (lo, hi) = (v128_and(v, mask), u8x16_shr(v, 4));
+            for r in 0..4 {
+                let y = &ys[r][b];
+                summs[r] += mx * y.s;
+                let d = f64x2_splat((dx * y.d) as f64);
+                acc[r].fma(
+                    d,
+                    lanes4(lo, load16i(&y.qs[..16]), false),
+                    lanes4(hi, load16i(&y.qs[16..]), false),
+                );
+            }
+        }
+        std::array::from_fn(|r| {
+            let (lo, hi) = acc[r].f32s();
+            hsum8(lo, hi) + summs[r]
+        })
+    }
+
     pub fn dot_q4_0(xs: &[BlockQ4_0], ys: &[BlockQ8]) -> f32 {
         let mask = u8x16_splat(0x0F);
         let eight = i8x16_splat(8);
