@@ -165,7 +165,7 @@ mod tests {
         }
     }
 
-    /// Go's TestThinkingStreaming.
+    /// Go's TestThinkingStreaming, every case.
     #[test]
     fn streams() {
         use State::*;
@@ -213,14 +213,51 @@ mod tests {
                 ],
             ),
             (
-                "whitespace after the tags is eaten",
+                "whitespace after thinking tag",
+                &[("  <think>abc</think>\n\ndef", "abc", "def", ThinkingDone)],
+            ),
+            (
+                "whitespace after thinking tag (incremental)",
+                &[
+                    (
+                        "  <think>abc</think>",
+                        "abc",
+                        "",
+                        ThinkingDoneEatingWhitespace,
+                    ),
+                    ("\n\ndef", "", "def", ThinkingDone),
+                ],
+            ),
+            (
+                "whitespace after thinking tag with content and more whitespace",
+                &[
+                    ("  <think>abc</think>\n\ndef ", "abc", "def ", ThinkingDone),
+                    (" ghi", "", " ghi", ThinkingDone),
+                ],
+            ),
+            (
+                "token by token",
                 &[
                     ("<think>", "", "", ThinkingStartedEatingWhitespace),
-                    ("\n  ", "", "", ThinkingStartedEatingWhitespace),
-                    ("abc</think>", "abc", "", ThinkingDoneEatingWhitespace),
+                    ("\n", "", "", ThinkingStartedEatingWhitespace),
+                    ("</think>", "", "", ThinkingDoneEatingWhitespace),
                     ("\n\n", "", "", ThinkingDoneEatingWhitespace),
-                    ("  def", "", "def", ThinkingDone),
-                    (" ghi", "", " ghi", ThinkingDone),
+                    ("Hi", "", "Hi", ThinkingDone),
+                    (" there", "", " there", ThinkingDone),
+                ],
+            ),
+            (
+                "leading thinking whitespace",
+                &[
+                    ("  <think>   \t ", "", "", ThinkingStartedEatingWhitespace),
+                    ("  these are some ", "these are some ", "", Thinking),
+                    (
+                        "thoughts </think>  ",
+                        "thoughts ",
+                        "",
+                        ThinkingDoneEatingWhitespace,
+                    ),
+                    ("  more content", "", "more content", ThinkingDone),
                 ],
             ),
         ];
