@@ -88,10 +88,11 @@ fn f16r(x: f32) -> f32 {
     f16::from_f32(x).to_f32()
 }
 
-/// tinyBLAS's `hsum(__m256)` and ggml's softmax chunk sum: high half plus
-/// low half, then `(a0 + a2) + (a1 + a3)`.
+/// tinyBLAS's `hsum(__m256)`, ggml's softmax chunk sum and its
+/// `hsum_float_8` (the quantized dots' end): high half plus low half, then
+/// `(a0 + a2) + (a1 + a3)`.
 #[inline(always)]
-fn hsum8(v: &[f32; LANES]) -> f32 {
+pub(crate) fn hsum8(v: &[f32; LANES]) -> f32 {
     let a: [f32; 4] = std::array::from_fn(|i| v[i + 4] + v[i]);
     (a[0] + a[2]) + (a[1] + a[3])
 }

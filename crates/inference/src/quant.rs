@@ -495,13 +495,7 @@ impl QuantizedType for FastStorage {
 /// arithmetic and SIMD versions that must agree with it.
 pub(crate) mod kernels {
     use super::{h, BlockQ4_0, BlockQ4_1, BlockQ8, BlockQ8_0};
-
-    /// ggml's AVX2 reduction of eight f32 lanes (`hsum_float_8`): high
-    /// half plus low half, then `(a0 + a2) + (a1 + a3)`.
-    pub fn hsum8(acc: &[f32; 8]) -> f32 {
-        let a: [f32; 4] = std::array::from_fn(|i| acc[i + 4] + acc[i]);
-        (a[0] + a[2]) + (a[1] + a[3])
-    }
+    use crate::attention::hsum8;
 
     /// The eight i32 lanes of one block as AVX2's `maddubs` + `madd`
     /// leave them: lane `j` sums the products of bytes `4j..4j+4` of
