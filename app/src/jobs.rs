@@ -67,16 +67,20 @@ pub struct Request {
     pub today: String,
     /// The states ([`State::to_json`] exact form).
     pub states: Vec<Value>,
+    /// Whether the answers list the shown prompts' tokens (the token view
+    /// is open, or Compare diffs tokens); the count is always there.
+    pub tokens: bool,
 }
 
 impl Request {
     /// A request for `states`.
-    pub fn new(slot: &str, seq: u64, today: &str, states: &[&State]) -> Request {
+    pub fn new(slot: &str, seq: u64, today: &str, states: &[&State], tokens: bool) -> Request {
         Request {
             slot: slot.to_string(),
             seq,
             today: today.to_string(),
             states: states.iter().map(|s| s.to_json(Form::Exact)).collect(),
+            tokens,
         }
     }
 }
@@ -106,11 +110,11 @@ pub struct Reply {
     pub answers: Result<Vec<Answer>, String>,
 }
 
-/// Renders `state` with `gguf` and tokenizes the shown prompt.
-pub fn answer(gguf: &Gguf, state: &State, today: &str) -> Answer {
+/// Renders `state` with `gguf` and, when asked, tokenizes the shown prompt.
+pub fn answer(gguf: &Gguf, state: &State, today: &str, tokens: bool) -> Answer {
     let outcome = engine::run_with(state, today, Some(gguf));
     let tokens = match &outcome.prompt {
-        Some(p) if gguf.has_vocab() => {
+        Some(p) if tokens && gguf.has_vocab() => {
             let bos = outcome.explain.as_ref().and_then(|e| e.leading_bos.clone());
             Some(gguf.tokens(displayed(p), bos.as_deref()))
         }
@@ -134,7 +138,7 @@ pub fn run(gguf: &Gguf, request: &str) -> Reply {
     let answers = req
         .states
         .iter()
-        .map(|v| State::from_json(v).map(|s| answer(gguf, &s, &req.today)))
+        .map(|v| State::from_json(v).map(|s| answer(gguf, &s, &req.today, req.tokens)))
         .collect();
     Reply {
         slot: req.slot,
@@ -156,7 +160,7 @@ mod tests {
         let a = crate::examples::by_id("llama3").unwrap().state();
         let mut b = a.clone();
         b.request = "{".into();
-        let req = Request::new("compare", 7, "2025-06-15", &[&a, &b]);
+        let req = Request::new("compare", 7, "2025-06-15", &[&a, &b], true);
         let reply = run(&g, &serde_json::to_string(&req).unwrap());
         let back: Reply = serde_json::from_str(&serde_json::to_string(&reply).unwrap()).unwrap();
         assert_eq!(back, reply);

@@ -148,7 +148,7 @@ pub fn ComparePane() -> impl IntoView {
         Err(note) => result.set(Compared::Note(note)),
         Ok((a, b)) => {
             let today = browser::today();
-            if engine_client::request(store, engine_client::COMPARE, &[&a, &b], &today) {
+            if engine_client::request(store, engine_client::COMPARE, &[&a, &b], &today, true) {
                 return;
             }
             let gguf = store.gguf.get_untracked();

@@ -248,9 +248,10 @@ fn send_now(shared: &Shared, slot: &str, json: String) {
     );
 }
 
-/// Asks for renders of `states` in `slot`. Returns false when no worker
-/// runs (no GGUF, or counting turned off): the caller renders itself.
-pub fn request(store: Store, slot: &str, states: &[&State], today: &str) -> bool {
+/// Asks for renders of `states` in `slot`, with the shown prompts' tokens
+/// when `tokens`. Returns false when no worker runs (no GGUF, or counting
+/// turned off): the caller renders itself.
+pub fn request(store: Store, slot: &str, states: &[&State], today: &str, tokens: bool) -> bool {
     let Some(shared) = store.engine.get_value() else {
         return false;
     };
@@ -277,7 +278,8 @@ pub fn request(store: Store, slot: &str, states: &[&State], today: &str) -> bool
         }
         entry.0
     };
-    let json = serde_json::to_string(&Request::new(slot, seq, today, states)).unwrap_or_default();
+    let json =
+        serde_json::to_string(&Request::new(slot, seq, today, states, tokens)).unwrap_or_default();
     let loaded = shared.borrow().loaded;
     if loaded {
         send_now(&shared, slot, json);
@@ -306,12 +308,9 @@ pub fn request(store: Store, slot: &str, states: &[&State], today: &str) -> bool
 /// The Cancel button: abandons the running render and renders on the page
 /// without counting tokens until [`resume`].
 pub fn cancel(store: Store) {
-    let file = store.engine.get_value().map(|c| c.borrow().file.clone());
+    // the file stays in `gguf_file` for `resume`
     stop(store);
     store.tokenizer.set(Tokenizer::Off);
-    if let Some(f) = file {
-        store.gguf_file.set_value(Some(f));
-    }
     store.schedule_render();
 }
 

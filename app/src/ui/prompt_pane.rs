@@ -162,7 +162,14 @@ pub fn PromptPane(
                                             type="checkbox"
                                             data-testid="token-view-toggle"
                                             prop:checked=move || store.show_tokens.get()
-                                            on:change=move |ev| store.show_tokens.set(event_target_checked(&ev))
+                                            on:change=move |ev| {
+                                                let on = event_target_checked(&ev);
+                                                store.show_tokens.set(on);
+                                                // the worker sends tokens only when asked
+                                                if on && store.tokens.with_untracked(Option::is_none) {
+                                                    store.schedule_render();
+                                                }
+                                            }
                                         />
                                         {move || store.t("prompt.token_view")}
                                     </label>

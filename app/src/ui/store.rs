@@ -251,10 +251,12 @@ impl Store {
             self.state
                 .with_untracked(|s| browser::save(STATE_KEY, &s.to_json_string(Form::Exact)));
         }
-        // with a GGUF, the engine worker renders (it holds the vocabulary)
-        let sent = self
-            .state
-            .with_untracked(|s| engine_client::request(*self, engine_client::MAIN, &[s], &today));
+        // with a GGUF, the engine worker renders (it holds the vocabulary;
+        // the token list only while the token view is open)
+        let tokens = self.show_tokens.get_untracked();
+        let sent = self.state.with_untracked(|s| {
+            engine_client::request(*self, engine_client::MAIN, &[s], &today, tokens)
+        });
         if sent {
             return;
         }
