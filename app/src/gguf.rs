@@ -231,16 +231,12 @@ impl Gguf {
     }
 }
 
-/// The shared corpus's small Llama 3 vocabulary GGUF (tests), if the
-/// checkout has `shared/` beside it.
+/// The corpus's small Llama 3 vocabulary GGUF (`tests/corpus/tokenizer`).
 #[cfg(test)]
-pub(crate) fn corpus_llama3() -> Option<Gguf> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let path = [root.join("shared"), root.join("../shared")]
-        .into_iter()
-        .map(|d| d.join("corpus/tokenizer/llama3.gguf"))
-        .find(|p| p.exists())?;
-    Gguf::from_bytes("llama3.gguf", &std::fs::read(path).ok()?).ok()
+pub(crate) fn corpus_llama3() -> Gguf {
+    let path = testkit::corpus("tokenizer/llama3.gguf");
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Gguf::from_bytes("llama3.gguf", &bytes).expect("llama3.gguf parses")
 }
 
 /// The token view's HTML: tokens tinted alternately, id and text in `title`.
@@ -327,7 +323,7 @@ mod tests {
 
     #[test]
     fn array_rows_show_the_first_elements_and_count_them_all() {
-        let Some(g) = corpus_llama3() else { return };
+        let g = corpus_llama3();
         let rows = g.meta_rows();
         let tokens = rows
             .iter()

@@ -153,10 +153,7 @@ mod tests {
 
     #[test]
     fn a_reply_is_the_render_the_page_would_do_and_survives_json() {
-        let Some(g) = crate::gguf::corpus_llama3() else {
-            eprintln!("shared/corpus/tokenizer/llama3.gguf not found: skipped");
-            return;
-        };
+        let g = crate::gguf::corpus_llama3();
         let a = crate::examples::by_id("llama3").unwrap().state();
         let mut b = a.clone();
         b.request = "{".into();
@@ -180,18 +177,14 @@ mod tests {
 
     #[test]
     fn a_bad_request_gets_a_reply_saying_so() {
-        let Some(g) = crate::gguf::corpus_llama3() else {
-            return;
-        };
+        let g = crate::gguf::corpus_llama3();
         let reply = run(&g, "{\"slot\": 1}");
         assert!(reply.answers.unwrap_err().starts_with("bad request: "));
     }
 
     #[test]
     fn loaded_names_the_special_tokens() {
-        let Some(g) = crate::gguf::corpus_llama3() else {
-            return;
-        };
+        let g = crate::gguf::corpus_llama3();
         let l = Loaded::of(&g);
         assert_eq!(l.vocab_error, None);
         assert_eq!(l.bos, "<|begin_of_text|>");

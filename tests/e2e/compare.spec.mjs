@@ -2,19 +2,14 @@
 // the current template against a kept version (remembered across a
 // reload), as a highlighted diff.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import { eventually } from './support/app-page.mjs';
+import { anyGguf } from './support/fixtures.mjs';
 import { TEST_TIMEOUT, useAppServer, withApp } from './support/harness.mjs';
 
 const server = useAppServer();
 
-// $PROMPTSCOPE_GGUF, else SmolLM2 as the Rust tests download it.
-const GGUF =
-  process.env.PROMPTSCOPE_GGUF ?? path.join(os.homedir(), '.cache/promptscope/models/SmolLM2-135M-Instruct.Q4_1.gguf');
 
 describe('compare pane', () => {
   test('Go TEMPLATE vs GGUF chat template, then a kept version', { timeout: TEST_TIMEOUT }, async () => {
@@ -61,11 +56,11 @@ describe('compare pane', () => {
     });
   });
 
-  test('with a GGUF: token counts and a token diff', { timeout: TEST_TIMEOUT, skip: !existsSync(GGUF) && 'no GGUF' }, async () => {
+  test('with a GGUF: token counts and a token diff', { timeout: TEST_TIMEOUT }, async () => {
     await withApp(server(), async (app) => {
       await app.loadExample('gguf-wins');
       const id = (name) => app.root.getByTestId(name);
-      await id('gguf-input').setInputFiles(GGUF);
+      await id('gguf-input').setInputFiles(anyGguf());
       await eventually(async () => assert.match(await id('gguf-status').textContent(), /read .* of /), {
         timeout: 60_000,
       });

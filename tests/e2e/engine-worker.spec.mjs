@@ -3,18 +3,13 @@
 // Cancel button (token counting then stays off until asked again), or by
 // editing on, which abandons the stale count for the new one.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import { eventually } from './support/app-page.mjs';
-import { ROOT, TEST_TIMEOUT, useAppServer, withApp } from './support/harness.mjs';
+import { llama3 } from './support/fixtures.mjs';
+import { TEST_TIMEOUT, useAppServer, withApp } from './support/harness.mjs';
 
 const server = useAppServer();
-const LLAMA3 = [path.join(ROOT, '..', 'shared'), path.join(ROOT, 'shared')]
-  .map((d) => path.join(d, 'corpus/tokenizer/llama3.gguf'))
-  .find((p) => existsSync(p));
-if (!LLAMA3) console.log('# engine-worker.spec skipped: no shared/corpus/tokenizer/llama3.gguf');
 
 // About 2.8 MB of distinct words: seconds of tokenizing (with truncation's
 // recounts) on any machine.
@@ -35,7 +30,7 @@ const EXPECTED_SMALL =
 async function loadGguf(app, fetched) {
   await app.loadExample('chatml');
   assert.equal(fetched.length, 0, 'the engine worker is not fetched without a GGUF');
-  await app.page.getByTestId('gguf-input').setInputFiles(LLAMA3);
+  await app.page.getByTestId('gguf-input').setInputFiles(llama3());
   await eventually(async () => assert.match(await app.tokenCount.textContent(), /^\d+ tokens/), {
     timeout: 60_000,
   });
@@ -50,7 +45,7 @@ function watchWorker(page) {
   return fetched;
 }
 
-describe('engine worker', { skip: !LLAMA3 }, () => {
+describe('engine worker', () => {
   test('Cancel stops a long count; counting stays off until asked again', { timeout: TEST_TIMEOUT }, async () => {
     await withApp(server(), async (app) => {
       const page = app.page;
@@ -127,7 +122,7 @@ describe('engine worker', { skip: !LLAMA3 }, () => {
         };
       });
       await app.loadExample('chatml');
-      await page.getByTestId('gguf-input').setInputFiles(LLAMA3);
+      await page.getByTestId('gguf-input').setInputFiles(llama3());
       await eventually(async () => assert.match(await page.getByTestId('vocab-status').textContent(), /the engine worker failed/), {
         timeout: 30_000,
       });

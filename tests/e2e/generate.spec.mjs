@@ -2,18 +2,13 @@
 // generation worker (fetched only now), answers with Ollama's chunks
 // (greedy: llama.cpp's text and counts), and a long answer stops on Stop.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import { eventually } from './support/app-page.mjs';
+import { smollm2 } from './support/fixtures.mjs';
 import { useAppServer, withApp } from './support/harness.mjs';
 
 const server = useAppServer();
-const SMOL = process.env.PROMPTSCOPE_SMOLLM2 ?? path.join(os.homedir(), '.cache/promptscope/models/SmolLM2-135M-Instruct.Q4_1.gguf');
-const skip = !existsSync(SMOL);
-if (skip) console.log('# generate.spec skipped: no SmolLM2 in the model cache (cargo test downloads it)');
 
 function request(user, options) {
   return JSON.stringify({
@@ -31,7 +26,7 @@ async function chunks(app) {
   return text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
 }
 
-describe('Generate', { skip }, () => {
+describe('Generate', () => {
   test('SmolLM2 in a worker: streamed chunks, counts, stop', { timeout: 400_000 }, async () => {
     await withApp(server(), async (app) => {
       const page = app.page;
@@ -41,7 +36,7 @@ describe('Generate', { skip }, () => {
       });
       await app.loadExample('chatml');
       await app.hasTemplate.uncheck();
-      await page.getByTestId('gguf-input').setInputFiles(SMOL);
+      await page.getByTestId('gguf-input').setInputFiles(smollm2());
       await eventually(async () => assert.match(await page.getByTestId('gguf-status').textContent(), /read .* of /), {
         timeout: 60_000,
       });

@@ -5,48 +5,15 @@
 // corrupt file's error with its offset.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import { eventually } from './support/app-page.mjs';
-import { ROOT, TEST_TIMEOUT, useAppServer, withApp } from './support/harness.mjs';
+import { anyGguf, cli } from './support/fixtures.mjs';
+import { TEST_TIMEOUT, useAppServer, withApp } from './support/harness.mjs';
 
 const server = useAppServer();
-
-// $PROMPTSCOPE_GGUF, else SmolLM2 (downloaded by the testkit crate for the
-// Rust tests), else the shared corpus's small Llama 3 vocabulary GGUF.
-function findGguf() {
-  if (process.env.PROMPTSCOPE_GGUF) return process.env.PROMPTSCOPE_GGUF;
-  const smol = path.join(os.homedir(), '.cache/promptscope/models/SmolLM2-135M-Instruct.Q4_1.gguf');
-  if (existsSync(smol)) return smol;
-  for (const dir of [path.join(ROOT, '..', 'shared'), path.join(ROOT, 'shared')]) {
-    const p = path.join(dir, 'corpus/tokenizer/llama3.gguf');
-    if (existsSync(p)) return p;
-  }
-  return null;
-}
-
-// The `promptscope` binary: $PROMPTSCOPE_CLI, else the newest release or
-// debug build under $CARGO_TARGET_DIR (build it with `cargo build -p promptscope-cli`).
-function findCli() {
-  if (process.env.PROMPTSCOPE_CLI) return process.env.PROMPTSCOPE_CLI;
-  const target = process.env.CARGO_TARGET_DIR ?? path.join(os.homedir(), '.cache/promptscope/target');
-  const found = ['release', 'debug']
-    .map((p) => path.join(target, p, 'promptscope'))
-    .filter((p) => existsSync(p))
-    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
-  return found[0] ?? null;
-}
-
-const GGUF = findGguf();
-const CLI = findCli();
-const skip = !GGUF || !CLI;
-if (skip) {
-  console.log(`# gguf.spec skipped: ${!GGUF ? 'no GGUF (SmolLM2 or shared/corpus/tokenizer/llama3.gguf)' : 'no promptscope binary (cargo build -p promptscope-cli)'}`);
-}
 
 /** Exports the app's state (a render case) and runs it through the CLI with the GGUF. */
 async function cliRender(app) {
@@ -55,8 +22,8 @@ async function cliRender(app) {
     app.page.getByTestId('export-button').click(),
   ]);
   const exported = JSON.parse(await readFile(await download.path(), 'utf8'));
-  exported.model.gguf = GGUF;
-  const out = execFileSync(CLI, ['render', '--json', '-'], { input: JSON.stringify(exported) });
+  exported.model.gguf = anyGguf();
+  const out = execFileSync(cli(), ['render', '--json', '-'], { input: JSON.stringify(exported) });
   return JSON.parse(out.toString('utf8'));
 }
 
@@ -67,14 +34,14 @@ async function tokenCount(app) {
   return Number(m[1]);
 }
 
-describe('GGUF', { skip }, () => {
+describe('GGUF', () => {
   test('token count equals the CLI, token view, metadata, truncation, corrupt file', { timeout: TEST_TIMEOUT }, async () => {
     await withApp(server(), async (app) => {
       await app.loadExample('chatml');
       await app.page.locator('#model-date').fill('2025-06-15');
       assert.match(await app.tokenCount.textContent(), /load a GGUF/);
 
-      await app.page.getByTestId('gguf-input').setInputFiles(GGUF);
+      await app.page.getByTestId('gguf-input').setInputFiles(anyGguf());
       await eventually(async () => assert.match(await app.page.getByTestId('gguf-status').textContent(), /read .* of /), {
         timeout: 60_000,
       });
@@ -82,7 +49,7 @@ describe('GGUF', { skip }, () => {
       const cli = await cliRender(app);
       assert.equal(await app.promptText(), cli.prompt);
       assert.equal(count, cli.prompt_eval_count, 'prompt_eval_count');
-      console.log(`# ${path.basename(GGUF)}: prompt_eval_count ${count} in the app and from ${CLI}`);
+      console.log(`# ${path.basename(anyGguf())}: prompt_eval_count ${count} in the app and from ${cli()}`);
       // Only the metadata was read, not the tensor data.
       const status = await app.page.getByTestId('gguf-status').textContent();
       assert.match(status, /read [\d.]+ (KiB|MiB) of/);

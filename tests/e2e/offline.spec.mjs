@@ -2,17 +2,13 @@
 // reload with the network off still renders, and counts a GGUF's tokens
 // (the engine worker was cached too).
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import { eventually } from './support/app-page.mjs';
-import { ROOT, TEST_TIMEOUT, useAppServer, withApp } from './support/harness.mjs';
+import { llama3 } from './support/fixtures.mjs';
+import { TEST_TIMEOUT, useAppServer, withApp } from './support/harness.mjs';
 
 const server = useAppServer();
-const LLAMA3 = [path.join(ROOT, '..', 'shared'), path.join(ROOT, 'shared')]
-  .map((d) => path.join(d, 'corpus/tokenizer/llama3.gguf'))
-  .find((p) => existsSync(p));
 
 describe('offline', () => {
   test('the app reloads and renders with the network off', { timeout: TEST_TIMEOUT }, async () => {
@@ -31,12 +27,10 @@ describe('offline', () => {
       await app.ready();
       await app.expectPrompt(prompt);
       assert.ok(await app.page.evaluate(() => !navigator.onLine));
-      if (LLAMA3) {
-        await app.page.getByTestId('gguf-input').setInputFiles(LLAMA3);
-        await eventually(async () => assert.match(await app.tokenCount.textContent(), /^\d+ tokens/), {
-          timeout: 30_000,
-        });
-      }
+      await app.page.getByTestId('gguf-input').setInputFiles(llama3());
+      await eventually(async () => assert.match(await app.tokenCount.textContent(), /^\d+ tokens/), {
+        timeout: 30_000,
+      });
       await browser.context.setOffline(false);
     });
   });

@@ -7,23 +7,19 @@
 //   promptscope:update  from the edit to the prompt's DOM being updated (includes
 //                       the wait for the next animation frame)
 //
-// Then the same with a GGUF (the shared corpus's Llama 3 vocabulary), where
+// Then the same with a GGUF (the corpus's Llama 3 vocabulary), where
 // each render runs in the engine worker and tokenizes: the count, the
 // truncation check and the 20 per-message costs.
 //
 //   promptscope:engine-worker  from the render request to the worker's answer
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import { eventually } from './support/app-page.mjs';
-import { ROOT, TEST_TIMEOUT, useAppServer, withApp } from './support/harness.mjs';
+import { llama3 } from './support/fixtures.mjs';
+import { TEST_TIMEOUT, useAppServer, withApp } from './support/harness.mjs';
 
 const server = useAppServer();
-const LLAMA3 = [path.join(ROOT, '..', 'shared'), path.join(ROOT, 'shared')]
-  .map((d) => path.join(d, 'corpus/tokenizer/llama3.gguf'))
-  .find((p) => existsSync(p));
 
 const KEYS = 'typing into the template!';
 
@@ -123,10 +119,10 @@ describe('performance', () => {
     });
   });
 
-  test('the same with a GGUF: rendered and counted in the engine worker', { timeout: TEST_TIMEOUT, skip: !LLAMA3 }, async () => {
+  test('the same with a GGUF: rendered and counted in the engine worker', { timeout: TEST_TIMEOUT }, async () => {
     await withApp(server(), async (app) => {
       await loadBody(app);
-      await app.page.getByTestId('gguf-input').setInputFiles(LLAMA3);
+      await app.page.getByTestId('gguf-input').setInputFiles(llama3());
       await eventually(async () => assert.match(await app.tokenCount.textContent(), /^\d+ tokens/), {
         timeout: 60_000,
       });

@@ -2,21 +2,18 @@
 // Not a test: run it after `trunk build --release` when the UI changes:
 //
 //   node tests/e2e/screenshots.mjs
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 
 import { AppPage, eventually } from './support/app-page.mjs';
 import { openBrowser } from './support/browser.mjs';
+import { smollm2 } from './support/fixtures.mjs';
 import { DIST, ROOT } from './support/harness.mjs';
 import { startStaticServer } from './support/static-server.mjs';
 
 const OUT = path.join(ROOT, 'docs', 'screenshots');
-// SmolLM2 (cargo test downloads it) for the GGUF, tokens, Compare and Generate shots.
-const SMOL =
-  process.env.PROMPTSCOPE_SMOLLM2 ??
-  path.join(os.homedir(), '.cache/promptscope/models/SmolLM2-135M-Instruct.Q4_1.gguf');
+// SmolLM2 (scripts/fetch-models.sh) for the GGUF, tokens, Compare and Generate shots.
+const SMOL = smollm2();
 
 const PANES = [
   { name: 'model', selector: '#model-pane' },
@@ -88,7 +85,7 @@ async function shoot(server, theme) {
     await eventually(async () => (await app.promptText()).includes('↵'));
     await browser.page.locator('#prompt-pane').screenshot({ path: path.join(OUT, `whitespace-${theme}.png`) });
     await app.whitespaceToggle.uncheck();
-    if (existsSync(SMOL)) await shootModel(browser.page, app, theme);
+    await shootModel(browser.page, app, theme);
   } finally {
     await browser.close();
   }

@@ -9,7 +9,7 @@ For each prompt: the prompt ids (add_special=true, parse_special=true), then
 the argmax of the last position's logits at every step (ties to the lowest
 id, no penalties, EOS does not stop), the text they detokenize to, and the
 five largest logits of the first step: the format of
-shared/corpus/generate/smollm2-greedy.jsonl, which this script reproduces
+tests/corpus/generate/smollm2-greedy.jsonl, which this script reproduces
 for the prompts it shares with it (--check).
 
 Usage:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Record crates/ollama/tests/golden/jinja-extra.jsonl: native-mode (GGUF
 Jinja chat template) cases for more model templates, in the case shape of
-shared/corpus/golden/jinja.jsonl.
+tests/corpus/golden/jinja.jsonl.
 
 The reference renderer is Python jinja2 (pip install jinja2), set up with
 the context llama-server gives a chat template (shared/spec/jinja-native.md)

@@ -2,7 +2,7 @@
 """Record llama.cpp's tokenizer output for Promptscope's tokenizer tests.
 
 Oracle: llama-cpp-python 0.3.36 (it builds llama.cpp 0c1e57098, the commit
-the corpus in shared/corpus/tokenizer was recorded with), CPU only:
+the corpus in tests/corpus/tokenizer was recorded with), CPU only:
 
     CMAKE_ARGS="-DLLAMA_CURL=OFF -DLLAVA_BUILD=OFF" pip install llama-cpp-python==0.3.36
 
@@ -22,7 +22,7 @@ the corpus ids), plus generated strings that stress the pre-tokenizers
 special-token fragments), deterministic for a given --seed.
 
 Usage:
-    record.py --corpus shared/corpus/tokenizer --smollm2 PATH.gguf \
+    record.py --corpus tests/corpus/tokenizer --smollm2 PATH.gguf \
               --out crates/tokenizer/tests/golden
 Writes <out>/<vocab>.jsonl, one line per (string, flags).
 """

@@ -1,4 +1,4 @@
-//! Drives the real `promptscope` binary over the shared Go corpus.
+//! Drives the real `promptscope` binary over the Go corpus (`tests/corpus/golden`).
 
 mod common;
 
@@ -6,18 +6,7 @@ use common::run;
 use std::path::PathBuf;
 
 fn golden(name: &str) -> PathBuf {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    manifest
-        .ancestors()
-        .map(|d| d.join("../shared/corpus/golden").join(name))
-        .find(|p| p.is_file())
-        .or_else(|| {
-            manifest
-                .ancestors()
-                .map(|d| d.join("shared/corpus/golden").join(name))
-                .find(|p| p.is_file())
-        })
-        .expect("shared corpus")
+    testkit::corpus("golden").join(name)
 }
 
 /// Runs `promptscope <cmd> --jsonl` over a golden file and checks every

@@ -56,9 +56,7 @@ fn keys(v: &Value) -> Vec<&str> {
 
 #[test]
 fn num_predict_zero_counts_like_llama_cpp_without_running() {
-    let Some(gguf) = testkit::smollm2("generate --num_predict 0") else {
-        return;
-    };
+    let gguf = testkit::smollm2();
     let (_, want) = golden();
     let (code, out, err) = run(
         &["generate", "--gguf", gguf.to_str().unwrap()],
@@ -87,9 +85,7 @@ fn num_predict_zero_counts_like_llama_cpp_without_running() {
 
 #[test]
 fn debug_render_only_answers_like_ollama() {
-    let Some(gguf) = testkit::smollm2("generate _debug_render_only") else {
-        return;
-    };
+    let gguf = testkit::smollm2();
     let (prompt, _) = golden();
     let (code, out, err) = run(
         &["generate", "--gguf", gguf.to_str().unwrap()],
@@ -109,9 +105,7 @@ fn debug_render_only_answers_like_ollama() {
 
 #[test]
 fn greedy_chat_streams_ollama_chunks() {
-    let Some(gguf) = testkit::smollm2("generate greedy") else {
-        return;
-    };
+    let gguf = testkit::smollm2();
     let (_, n_prompt) = golden();
     let (code, out, err) = run(
         &["generate", "--gguf", gguf.to_str().unwrap(), "--debug"],
@@ -160,9 +154,7 @@ fn greedy_chat_streams_ollama_chunks() {
 
 #[test]
 fn generate_endpoint_unstreamed_has_context() {
-    let Some(gguf) = testkit::smollm2("generate stream false") else {
-        return;
-    };
+    let gguf = testkit::smollm2();
     let c = json!({"endpoint": "generate", "model": {"name": "smollm2"},
         "request": {"model": "smollm2", "prompt": "The quick brown fox", "raw": true, "stream": false,
                     "options": {"temperature": 0, "num_predict": 5}}});
@@ -187,9 +179,7 @@ fn generate_endpoint_unstreamed_has_context() {
 
 #[test]
 fn bad_options_are_ollamas_errors() {
-    let Some(gguf) = testkit::smollm2("generate bad options") else {
-        return;
-    };
+    let gguf = testkit::smollm2();
     let (code, out, _) = run(
         &["generate", "--gguf", gguf.to_str().unwrap()],
         &case(json!({}), json!({"num_predict": "ten"})),
@@ -210,9 +200,7 @@ fn bad_options_are_ollamas_errors() {
 /// same greedy text is `content`.
 #[test]
 fn the_generic_thinking_parser_splits_the_answer() {
-    let Some(gguf) = testkit::smollm2("generate with thinking") else {
-        return;
-    };
+    let gguf = testkit::smollm2();
     let template = "{{ range .Messages }}<|im_start|>{{ .Role }}\n{{ if .Thinking }}<think>{{ .Thinking }}</think>{{ end }}{{ .Content }}<|im_end|>\n{{ end }}<|im_start|>assistant\n<think>\n";
     let run_with = |think: bool| {
         let request = json!({

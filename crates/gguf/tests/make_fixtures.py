@@ -29,7 +29,7 @@ from gguf.constants import GGML_QUANT_SIZES, GGMLQuantizationType
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, "fixtures")
 GOLDEN = os.path.join(HERE, "golden")
-CORPUS = "/work/shared/corpus/tokenizer"
+CORPUS = os.path.join(HERE, "..", "..", "..", "tests", "corpus", "tokenizer")
 
 
 def all_types(path, endian):

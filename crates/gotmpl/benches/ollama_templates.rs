@@ -14,18 +14,13 @@ use gotmpl::{Template, Value};
 use sha2::{Digest, Sha256};
 
 fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+    testkit::repo_root()
 }
 
 fn template_dir() -> PathBuf {
-    let root = repo_root();
-    for base in [root.join("../shared"), root.join("shared")] {
-        let d = base.join("corpus/ollama/v0.33.0-rc2/template");
-        if d.is_dir() {
-            return d.canonicalize().unwrap();
-        }
-    }
-    panic!("cannot find shared/corpus/ollama/v0.33.0-rc2/template");
+    testkit::corpus("ollama/v0.33.0-rc2/template")
+        .canonicalize()
+        .unwrap()
 }
 
 fn median(mut v: Vec<Duration>) -> u128 {

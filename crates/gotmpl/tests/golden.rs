@@ -1,4 +1,4 @@
-//! The shared Go corpus (`../shared/corpus/golden/gotemplate.jsonl`, recorded
+//! The Go corpus (`tests/corpus/golden/gotemplate.jsonl`, recorded
 //! from Go 1.27) and our own recorded cases (`tests/golden/extra.jsonl`):
 //! every case must give Go's exact output, or Go's exact error and partial
 //! output.
@@ -7,22 +7,8 @@ use std::path::PathBuf;
 
 use gotmpl::{Template, Value};
 
-fn shared_dir() -> PathBuf {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    for dir in manifest.ancestors() {
-        let candidate = dir.join("shared/corpus/golden");
-        if candidate.is_dir() {
-            return candidate;
-        }
-        let sibling = dir.join("../shared/corpus/golden");
-        if sibling.is_dir() {
-            return sibling;
-        }
-    }
-    panic!(
-        "cannot find shared/corpus/golden above {}",
-        manifest.display()
-    );
+fn corpus_dir() -> PathBuf {
+    testkit::corpus("golden")
 }
 
 /// Runs one case; returns a description of the mismatch, if any.
@@ -119,8 +105,8 @@ fn on_big_stack(f: impl FnOnce() + Send + 'static) {
 }
 
 #[test]
-fn shared_gotemplate_corpus() {
-    on_big_stack(|| run_file(&shared_dir().join("gotemplate.jsonl")));
+fn gotemplate_corpus() {
+    on_big_stack(|| run_file(&corpus_dir().join("gotemplate.jsonl")));
 }
 
 #[test]

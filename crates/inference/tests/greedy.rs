@@ -4,7 +4,7 @@
 //! (llama-cpp-python 0.3.36, CPU, `tools/generate-goldens/record.py`). The
 //! bar is the first 32 token ids equal on at least 9 of 10 (all 10 are).
 //! The five prompts of
-//! `shared/corpus/generate` (recorded on another machine, whose llama.cpp
+//! `tests/corpus/generate` (recorded on another machine, whose llama.cpp
 //! run on this one does not reproduce two of them either) are reported.
 
 use inference::sampler::argmax;
@@ -41,13 +41,13 @@ fn load(path: &Path) -> Vec<Case> {
         .collect()
 }
 
-fn setup() -> Option<(Model, Vocab)> {
-    let path = testkit::smollm2("greedy decoding tests")?;
+fn setup() -> (Model, Vocab) {
+    let path = testkit::smollm2();
     let bytes = std::fs::read(path).unwrap();
     inference::threads::set_threads(1);
     let model = Model::from_bytes(&bytes).expect("SmolLM2 loads");
     let vocab = Vocab::from_gguf_bytes(&bytes).expect("SmolLM2 vocab");
-    Some((model, vocab))
+    (model, vocab)
 }
 
 /// How many leading generated ids agree.
@@ -70,9 +70,7 @@ fn agree(model: &mut Model, vocab: &Vocab, c: &Case, n: usize) -> usize {
 
 #[test]
 fn greedy_matches_llama_cpp() {
-    let Some((mut model, vocab)) = setup() else {
-        return;
-    };
+    let (mut model, vocab) = setup();
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     let ours = load(&here.join("tests/golden/smollm2-greedy.jsonl"));
     assert_eq!(ours.len(), 10);
@@ -91,10 +89,7 @@ fn greedy_matches_llama_cpp() {
         "only {full}/10 prompts agree with llama.cpp on 32 tokens"
     );
 
-    let corpus = load(&testkit::shared(
-        here,
-        "corpus/generate/smollm2-greedy.jsonl",
-    ));
+    let corpus = load(&testkit::corpus("generate/smollm2-greedy.jsonl"));
     for c in &corpus {
         let same = agree(&mut model, &vocab, c, c.generated.len());
         eprintln!(
@@ -109,9 +104,7 @@ fn greedy_matches_llama_cpp() {
 /// norm and activation must give llama.cpp's logits bit for bit.
 #[test]
 fn one_token_logits_are_llama_cpps_bit_for_bit() {
-    let Some((mut model, _)) = setup() else {
-        return;
-    };
+    let (mut model, _) = setup();
     // llama.cpp (llama-cpp-python 0.3.36, CPU): top three logits after
     // "The", as printed from f32 by Python
     #[allow(clippy::excessive_precision)]
@@ -154,9 +147,7 @@ fn one_token_logits_are_llama_cpps_bit_for_bit() {
 
 #[test]
 fn generation_at_temperature_zero_is_greedy_and_stops_at_eos() {
-    let Some((mut model, vocab)) = setup() else {
-        return;
-    };
+    let (mut model, vocab) = setup();
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     let ours = load(&here.join("tests/golden/smollm2-greedy.jsonl"));
     // "What is the capital of Japan?" in ChatML: the answer ends with <|im_end|>
@@ -188,9 +179,7 @@ fn generation_at_temperature_zero_is_greedy_and_stops_at_eos() {
 
 #[test]
 fn stop_strings_and_num_predict() {
-    let Some((mut model, vocab)) = setup() else {
-        return;
-    };
+    let (mut model, vocab) = setup();
     let prompt = vocab.tokenize("The quick brown fox", true, true).unwrap();
     let clock = std::time::Instant::now();
     let now = || clock.elapsed().as_nanos() as u64;

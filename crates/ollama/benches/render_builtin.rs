@@ -19,16 +19,11 @@ use ollama::template::{Template, Values};
 use serde_json::Value as Json;
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+    testkit::repo_root()
 }
 
 fn template_dir() -> PathBuf {
-    let r = root();
-    [r.join("../shared"), r.join("shared")]
-        .iter()
-        .map(|b| b.join("corpus/ollama/v0.33.0-rc2/template"))
-        .find(|d| d.is_dir())
-        .expect("shared corpus")
+    testkit::corpus("ollama/v0.33.0-rc2/template")
         .canonicalize()
         .unwrap()
 }

@@ -1,6 +1,6 @@
 //! Native mode (GGUF Jinja chat templates rendered as llama-server does):
 //!
-//! - `shared/corpus/golden/jinja.jsonl`, checked against a real
+//! - `tests/corpus/golden/jinja.jsonl`, checked against a real
 //!   llama-server;
 //! - `tests/golden/jinja-extra.jsonl`, more model templates recorded by
 //!   `tools/jinja-goldens/gen.py` (Python jinja2 with llama.cpp's context).
@@ -14,18 +14,8 @@ use ollama::date::Date;
 use ollama::native::{render_native, template_supports_thinking, NativeInput, NativeTime};
 use serde_json::{json, Value as Json};
 
-fn shared_golden(name: &str) -> PathBuf {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    manifest
-        .ancestors()
-        .flat_map(|d| {
-            [
-                d.join("../shared/corpus/golden").join(name),
-                d.join("shared/corpus/golden").join(name),
-            ]
-        })
-        .find(|p| p.is_file())
-        .expect("shared corpus")
+fn corpus_golden(name: &str) -> PathBuf {
+    testkit::corpus("golden").join(name)
 }
 
 fn own_golden(name: &str) -> PathBuf {
@@ -95,8 +85,8 @@ fn check(path: PathBuf, min: usize) {
 }
 
 #[test]
-fn shared_jinja_goldens() {
-    check(shared_golden("jinja.jsonl"), 260);
+fn corpus_jinja_goldens() {
+    check(corpus_golden("jinja.jsonl"), 260);
 }
 
 #[test]
@@ -106,7 +96,7 @@ fn extra_jinja_goldens() {
 
 #[test]
 fn thinking_support_detection() {
-    let text = std::fs::read_to_string(shared_golden("jinja.jsonl")).unwrap();
+    let text = std::fs::read_to_string(corpus_golden("jinja.jsonl")).unwrap();
     let mut seen = std::collections::BTreeMap::new();
     for line in text.lines() {
         let v: Json = serde_json::from_str(line).unwrap();
@@ -188,7 +178,7 @@ fn untrusted_templates_end_with_errors() {
 fn odd_conversations_never_panic() {
     let mut templates = std::collections::BTreeMap::new();
     for path in [
-        shared_golden("jinja.jsonl"),
+        corpus_golden("jinja.jsonl"),
         own_golden("jinja-extra.jsonl"),
     ] {
         let text = std::fs::read_to_string(path).unwrap();

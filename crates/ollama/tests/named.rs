@@ -6,17 +6,7 @@ use std::path::PathBuf;
 use ollama::named::{named, parse_index};
 
 fn dir() -> PathBuf {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    manifest
-        .ancestors()
-        .flat_map(|d| {
-            [
-                d.join("../shared/corpus/ollama/v0.33.0-rc2/template"),
-                d.join("shared/corpus/ollama/v0.33.0-rc2/template"),
-            ]
-        })
-        .find(|p| p.is_dir())
-        .unwrap()
+    testkit::corpus("ollama/v0.33.0-rc2/template")
 }
 
 #[test]

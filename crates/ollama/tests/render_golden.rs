@@ -1,4 +1,4 @@
-//! `shared/corpus/golden/render.jsonl`, recorded from Ollama's own code:
+//! `tests/corpus/golden/render.jsonl`, recorded from Ollama's own code:
 //! every case must give the exact prompt or the exact error.
 
 use std::path::PathBuf;
@@ -6,17 +6,7 @@ use std::path::PathBuf;
 use ollama::case::RenderCase;
 
 fn golden(name: &str) -> PathBuf {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    manifest
-        .ancestors()
-        .flat_map(|d| {
-            [
-                d.join("../shared/corpus/golden").join(name),
-                d.join("shared/corpus/golden").join(name),
-            ]
-        })
-        .find(|p| p.is_file())
-        .expect("shared corpus")
+    testkit::corpus("golden").join(name)
 }
 
 fn run(filter: impl Fn(&serde_json::Value) -> bool) -> (usize, Vec<String>) {

@@ -1,4 +1,4 @@
-//! The built-in Go renderers against `shared/corpus/golden/render.jsonl`:
+//! The built-in Go renderers against `tests/corpus/golden/render.jsonl`:
 //! every `renderer-*` case whose model has a renderer and no template,
 //! through a small driver that does what Ollama's handlers do around the
 //! renderer (Modelfile SYSTEM and MESSAGEs, capability checks, the think
@@ -11,17 +11,7 @@ use ollama::{parsers, renderers};
 use serde_json::Value as Json;
 
 fn golden(name: &str) -> PathBuf {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    manifest
-        .ancestors()
-        .flat_map(|d| {
-            [
-                d.join("../shared/corpus/golden").join(name),
-                d.join("shared/corpus/golden").join(name),
-            ]
-        })
-        .find(|p| p.is_file())
-        .expect("shared corpus")
+    testkit::corpus("golden").join(name)
 }
 
 /// The local model a case describes.

@@ -1,6 +1,6 @@
 //! Ollama's own template tests (`template/template_test.go` TestTemplate):
 //! the 20 built-in templates on three conversations, compared with the
-//! upstream expected files in `shared/corpus/ollama/v0.33.0-rc2/template/testdata`.
+//! upstream expected files in `tests/corpus/ollama/v0.33.0-rc2/template/testdata`.
 
 use std::path::PathBuf;
 
@@ -9,17 +9,7 @@ use ollama::date::Date;
 use ollama::template::{Template, Values};
 
 fn template_dir() -> PathBuf {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    manifest
-        .ancestors()
-        .flat_map(|d| {
-            [
-                d.join("../shared/corpus/ollama/v0.33.0-rc2/template"),
-                d.join("shared/corpus/ollama/v0.33.0-rc2/template"),
-            ]
-        })
-        .find(|p| p.is_dir())
-        .expect("shared corpus")
+    testkit::corpus("ollama/v0.33.0-rc2/template")
 }
 
 #[test]

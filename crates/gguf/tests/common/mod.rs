@@ -23,31 +23,16 @@ pub fn golden(name: &str) -> serde_json::Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("bad golden {}: {e}", path.display()))
 }
 
-/// `shared/corpus/tokenizer`, found above the crate as the gotmpl tests
-/// find `shared/corpus/golden`.
+/// The repository's `tests/corpus/tokenizer`.
 pub fn corpus_dir() -> PathBuf {
-    let manifest = manifest_dir();
-    for dir in manifest.ancestors() {
-        for candidate in [
-            dir.join("shared/corpus/tokenizer"),
-            dir.join("../shared/corpus/tokenizer"),
-        ] {
-            if candidate.is_dir() {
-                return candidate;
-            }
-        }
-    }
-    panic!(
-        "cannot find shared/corpus/tokenizer above {}",
-        manifest.display()
-    );
+    testkit::corpus("tokenizer")
 }
 
 pub const SMOLLM2_SHA256: &str = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53";
 
-/// SmolLM2 from the model cache (downloaded once), or `None` with a notice.
-pub fn smollm2() -> Option<PathBuf> {
-    testkit::smollm2("the SmolLM2 test")
+/// SmolLM2 from the model cache (`scripts/fetch-models.sh`).
+pub fn smollm2() -> PathBuf {
+    testkit::smollm2()
 }
 
 pub fn hex(bytes: &[u8]) -> String {

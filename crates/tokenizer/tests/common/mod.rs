@@ -12,28 +12,14 @@ pub fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `shared/corpus/tokenizer`, found above the crate.
+/// The repository's `tests/corpus/tokenizer`.
 pub fn corpus_dir() -> PathBuf {
-    let manifest = manifest_dir();
-    for dir in manifest.ancestors() {
-        for candidate in [
-            dir.join("shared/corpus/tokenizer"),
-            dir.join("../shared/corpus/tokenizer"),
-        ] {
-            if candidate.is_dir() {
-                return candidate;
-            }
-        }
-    }
-    panic!(
-        "cannot find shared/corpus/tokenizer above {}",
-        manifest.display()
-    );
+    testkit::corpus("tokenizer")
 }
 
-/// SmolLM2 from the model cache (downloaded once), or `None` with a notice.
-pub fn smollm2() -> Option<PathBuf> {
-    testkit::smollm2("the SmolLM2 cases")
+/// SmolLM2 from the model cache (`scripts/fetch-models.sh`).
+pub fn smollm2() -> PathBuf {
+    testkit::smollm2()
 }
 
 /// Loads a vocabulary from a GGUF path, reading only the metadata.
@@ -44,13 +30,13 @@ pub fn load_path(path: &Path) -> Vocab {
     Vocab::from_gguf(&gguf).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// The vocabulary a corpus line names (`"smollm2"` or a file name), or
-/// `None` when SmolLM2 cannot be had.
-pub fn load_corpus_vocab(name: &str) -> Option<Vocab> {
+/// The vocabulary a corpus line names (`"smollm2"`, from the model cache,
+/// or a file name in the corpus).
+pub fn load_corpus_vocab(name: &str) -> Vocab {
     if name == "smollm2" {
-        return smollm2().map(|p| load_path(&p));
+        return load_path(&smollm2());
     }
-    Some(load_path(&corpus_dir().join(name)))
+    load_path(&corpus_dir().join(name))
 }
 
 /// One line of `tokenize.jsonl`.
