@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use gotmpl::{Template, Value};
 use serde_json::{json, Map};
 
-use crate::{parse_json, write_json_line, Failure, Opts};
+use crate::{parse_json, write_json_line, Failure, Input};
 
 /// The result of one case, as a JSON object carrying its id.
 fn run_case(case: &serde_json::Value) -> Result<(serde_json::Value, bool), String> {
@@ -61,12 +61,22 @@ fn run_case(case: &serde_json::Value) -> Result<(serde_json::Value, bool), Strin
     Ok((serde_json::Value::Object(out), ok))
 }
 
+/// `promptscope exec [--jsonl] [FILE|-]`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// One case per input line, one result per output line
+    #[arg(long)]
+    jsonl: bool,
+    #[command(flatten)]
+    opts: Input,
+}
+
 /// Runs `promptscope exec`.
-pub fn run(args: &[String]) -> Result<(), Failure> {
-    let opts = Opts::parse(args, &["--jsonl"])?;
+pub fn run(args: Args) -> Result<(), Failure> {
+    let opts = &args.opts;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    if opts.has("--jsonl") {
+    if args.jsonl {
         for (n, line) in opts.input_lines()?.enumerate() {
             let line = line.map_err(|e| Failure::Usage(format!("cannot read input: {e}")))?;
             if line.trim().is_empty() {
@@ -82,8 +92,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         return Ok(());
     }
     let text = opts.read_input()?;
-    let case = parse_json(&text, opts.input.as_deref().unwrap_or("standard input"))
-        .map_err(Failure::Usage)?;
+    let case = parse_json(&text, opts.name()).map_err(Failure::Usage)?;
     let (result, ok) = run_case(&case).map_err(Failure::Usage)?;
     write_json_line(&mut out, &result)?;
     out.flush()

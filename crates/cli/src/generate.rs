@@ -22,7 +22,7 @@ use ollama::server::{Endpoint, TokenCounter};
 use serde_json::{json, Value as Json};
 
 use crate::render::Gguf;
-use crate::{parse_json, write_json_line, Failure, Opts};
+use crate::{parse_json, write_json_line, Failure, Input};
 
 fn now_created_at() -> String {
     let nanos = SystemTime::now()
@@ -39,15 +39,31 @@ fn engine_error(out: &mut impl Write, message: &str) -> Result<(), Failure> {
     Err(Failure::Engine)
 }
 
+/// `promptscope generate --gguf FILE [--json] [--debug] [CASE|-]`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The model to run
+    #[arg(long, value_name = "FILE")]
+    gguf: Option<String>,
+    /// One response with the whole text instead of streamed chunks
+    #[arg(long)]
+    json: bool,
+    /// Add `_debug_info` to the first chunk: the prompt, the options in
+    /// effect and the prompt's token count
+    #[arg(long)]
+    debug: bool,
+    #[command(flatten)]
+    opts: Input,
+}
+
 /// Runs `promptscope generate`.
-pub fn run(args: &[String]) -> Result<(), Failure> {
+pub fn run(args: Args) -> Result<(), Failure> {
     let start = Instant::now();
     let clock = || start.elapsed().as_nanos() as u64;
-    let (path, rest) = crate::tokenize::take_gguf(args, "generate")?;
-    let opts = Opts::parse(&rest, &["--json", "--debug"])?;
+    let path = crate::need_gguf(args.gguf, "generate")?;
+    let opts = &args.opts;
     let text = opts.read_input()?;
-    let v = parse_json(&text, opts.input.as_deref().unwrap_or("standard input"))
-        .map_err(Failure::Usage)?;
+    let v = parse_json(&text, opts.name()).map_err(Failure::Usage)?;
     let mut case = RenderCase::from_json(&v).map_err(Failure::Usage)?;
     let gguf = Gguf::load(&path).map_err(Failure::Usage)?;
     gguf.apply(&mut case);
@@ -108,8 +124,8 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     if options.num_thread > 0 {
         inference::threads::set_threads(options.num_thread as usize);
     }
-    let stream = flag("stream") != Some(false) && !opts.has("--json");
-    let debug = opts.has("--debug").then(|| {
+    let stream = flag("stream") != Some(false) && !args.json;
+    let debug = args.debug.then(|| {
         json!({"rendered_template": prompt, "options": options.to_json(), "prompt_tokens": tokens.ids.len()})
     });
     let raw = endpoint == Endpoint::Generate && flag("raw") == Some(true);

@@ -1,4 +1,4 @@
-//! `promptscope gguf FILE [--json] [--num-ctx=N]`: the metadata of a GGUF
+//! `promptscope gguf FILE [--json] [--num-ctx N]`: the metadata of a GGUF
 //! file, without reading its tensor data (`shared/spec/cli.md`).
 //!
 //! `--json` prints the specified shape (`GgufFile::to_json`): version,
@@ -14,30 +14,36 @@ use std::time::{Duration, Instant};
 
 use gguf_meta::{Array, Endian, GgufFile, SeekSource, Value};
 
-use crate::{write_json_line, Failure, Opts};
+use crate::{write_json_line, Failure};
 
 /// Ollama's default context size, for the memory estimate.
 const DEFAULT_NUM_CTX: u64 = 4096;
 
+/// `promptscope gguf [--json] [--num-ctx N] FILE`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The specified JSON shape, every value complete
+    #[arg(long)]
+    json: bool,
+    /// Context size for the memory estimate (Ollama's default: 4096)
+    #[arg(long, value_name = "N", value_parser = positive)]
+    num_ctx: Option<u64>,
+    /// The GGUF file (read by random access, so not standard input)
+    #[arg(value_name = "FILE")]
+    file: Option<String>,
+}
+
+fn positive(v: &str) -> Result<u64, String> {
+    v.parse()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("invalid --num-ctx {v:?}: expected a positive integer"))
+}
+
 /// Runs `promptscope gguf`.
-pub fn run(args: &[String]) -> Result<(), Failure> {
-    let mut num_ctx = None;
-    let mut rest = Vec::new();
-    for a in args {
-        if let Some(v) = a.strip_prefix("--num-ctx=") {
-            let n: u64 = v.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
-                Failure::Usage(format!(
-                    "invalid --num-ctx {v:?}: expected a positive integer"
-                ))
-            })?;
-            num_ctx = Some(n);
-        } else {
-            rest.push(a.clone());
-        }
-    }
-    let opts = Opts::parse(&rest, &["--json"])?;
+pub fn run(args: Args) -> Result<(), Failure> {
     let path =
-        match opts.input.as_deref() {
+        match args.file.as_deref() {
             None | Some("-") => return Err(Failure::Usage(
                 "gguf needs a FILE (a GGUF file is read by random access, not from standard input)"
                     .into(),
@@ -52,10 +58,15 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     let elapsed = start.elapsed();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    if opts.has("--json") {
+    if args.json {
         write_json_line(&mut out, &gguf.to_json())?;
     } else {
-        let text = text_report(path, &gguf, num_ctx.unwrap_or(DEFAULT_NUM_CTX), elapsed);
+        let text = text_report(
+            path,
+            &gguf,
+            args.num_ctx.unwrap_or(DEFAULT_NUM_CTX),
+            elapsed,
+        );
         out.write_all(text.as_bytes())
             .map_err(|e| Failure::Usage(format!("cannot write output: {e}")))?;
     }

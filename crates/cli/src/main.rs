@@ -2,11 +2,15 @@
 //!
 //! The interface is the contract in `shared/spec/cli.md`: exit 0 on
 //! success, 1 when the engine reports an error, 2 for bad usage or input.
+//! Arguments are parsed by `clap` (derive): `promptscope help` and
+//! `promptscope <command> --help` describe each command.
 
 #![forbid(unsafe_code)]
 
 use std::io::{self, BufRead, Read, Write};
 use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
 
 mod exec;
 mod generate;
@@ -14,18 +18,34 @@ mod gguf;
 mod render;
 mod tokenize;
 
-const USAGE: &str = "usage: promptscope <command> [options] [FILE|-]
+/// The `promptscope` command line: one subcommand per tool.
+#[derive(Parser)]
+#[command(
+    name = "promptscope",
+    version,
+    about = "The Promptscope engine on the command line: the exact prompt Ollama builds, \
+             llama.cpp's token counts, GGUF metadata and generation",
+    after_help = "Exit codes: 0 success, 1 the engine reported an error, 2 bad usage or input.",
+    arg_required_else_help = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
-commands:
-  exec [--jsonl] [FILE|-]            execute a Go text/template case {\"id\", \"template\", \"data\"}
-  render [--json|--jsonl] [FILE|-]   the exact prompt Ollama builds for a render case
-  gguf [--json] [--num-ctx=N] FILE   GGUF metadata: keys, tensors, sizes, memory estimate (no tensor data read)
-  tokenize --gguf FILE [--jsonl] [--ollama-compat] [FILE|-]
-                                     llama.cpp token ids for {\"id\",\"text\",\"add_special\",\"parse_special\"}
-  generate --gguf FILE [--json] [--debug] [CASE|-]
-                                     render a case, run the model, write Ollama's NDJSON response chunks
-  help                      show this help
-";
+#[derive(Subcommand)]
+enum Command {
+    /// Execute a Go text/template case {"id", "template", "data"}
+    Exec(exec::Args),
+    /// The exact prompt Ollama builds for a render case
+    Render(render::Args),
+    /// GGUF metadata: keys, tensors, sizes, memory estimate (no tensor data read)
+    Gguf(gguf::Args),
+    /// llama.cpp token ids for {"id", "text", "add_special", "parse_special"}
+    Tokenize(tokenize::Args),
+    /// Render a case, run the model, write Ollama's NDJSON response chunks
+    Generate(generate::Args),
+}
 
 /// A failure that maps to an exit code.
 pub enum Failure {
@@ -36,11 +56,19 @@ pub enum Failure {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version go to stdout with exit 0; usage errors to
+        // stderr with exit 2.
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
     // Go's template engine recurses up to 100,000 levels: give it room.
     let worker = std::thread::Builder::new()
         .stack_size(512 << 20)
-        .spawn(move || run(&args))
+        .spawn(move || run(cli.command))
         .expect("spawn worker thread");
     match worker.join() {
         Ok(Ok(())) => ExitCode::SUCCESS,
@@ -53,57 +81,31 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: &[String]) -> Result<(), Failure> {
-    let Some((cmd, rest)) = args.split_first() else {
-        return Err(Failure::Usage(format!("missing command\n{USAGE}")));
-    };
-    match cmd.as_str() {
-        "exec" => exec::run(rest),
-        "render" => render::run(rest),
-        "gguf" => gguf::run(rest),
-        "tokenize" => tokenize::run(rest),
-        "generate" => generate::run(rest),
-        "help" | "-h" | "--help" => {
-            print!("{USAGE}");
-            Ok(())
-        }
-        other => Err(Failure::Usage(format!(
-            "unknown command {other:?}\n{USAGE}"
-        ))),
+fn run(command: Command) -> Result<(), Failure> {
+    match command {
+        Command::Exec(args) => exec::run(args),
+        Command::Render(args) => render::run(args),
+        Command::Gguf(args) => gguf::run(args),
+        Command::Tokenize(args) => tokenize::run(args),
+        Command::Generate(args) => generate::run(args),
     }
 }
 
-/// Parsed common options: flags and at most one input path.
-pub struct Opts {
-    /// Flags given, like `--jsonl`.
-    pub flags: Vec<String>,
-    /// Input path; `None` or `-` means stdin.
+/// The input a command reads: a path, or standard input for `-` or none.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct Input {
+    /// Input file; `-` or none reads standard input
+    #[arg(value_name = "FILE|-")]
     pub input: Option<String>,
 }
 
-impl Opts {
-    /// Parses `args`, accepting only the `known` flags.
-    pub fn parse(args: &[String], known: &[&str]) -> Result<Opts, Failure> {
-        let mut flags = Vec::new();
-        let mut input = None;
-        for a in args {
-            if a.starts_with("--") {
-                if !known.contains(&a.as_str()) {
-                    return Err(Failure::Usage(format!("unknown option {a}")));
-                }
-                flags.push(a.clone());
-            } else if input.is_none() {
-                input = Some(a.clone());
-            } else {
-                return Err(Failure::Usage(format!("unexpected argument {a:?}")));
-            }
+impl Input {
+    /// How error messages name the input.
+    pub fn name(&self) -> &str {
+        match self.input.as_deref() {
+            None | Some("-") => "standard input",
+            Some(path) => path,
         }
-        Ok(Opts { flags, input })
-    }
-
-    /// Whether a flag was given.
-    pub fn has(&self, flag: &str) -> bool {
-        self.flags.iter().any(|f| f == flag)
     }
 
     /// Reads the whole input.
@@ -132,6 +134,12 @@ impl Opts {
             }
         }
     }
+}
+
+/// `--gguf FILE`, checked by the command so that its absence names the
+/// command (`generate needs --gguf FILE`).
+pub fn need_gguf(gguf: Option<String>, cmd: &str) -> Result<String, Failure> {
+    gguf.ok_or_else(|| Failure::Usage(format!("{cmd} needs --gguf FILE")))
 }
 
 /// Parses a JSON document, with a message naming line and column.

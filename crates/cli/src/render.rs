@@ -8,7 +8,7 @@ use ollama::server::{Explain, Failure, Rendered, TokenCounter};
 use serde_json::{json, Map, Value as Json};
 use tokenizer::{LoadOptions, Vocab};
 
-use crate::{parse_json, write_json_line, Failure as CliFailure, Opts};
+use crate::{parse_json, write_json_line, Failure as CliFailure, Input};
 
 /// A model's GGUF: its metadata and its vocabulary as Ollama's llama-server
 /// loads it (with Ollama's compat rewrites).
@@ -133,16 +133,30 @@ pub fn result_json(result: &Result<Rendered, Failure>) -> Json {
     }
 }
 
+/// `promptscope render [--json|--jsonl] [FILE|-]`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// One JSON object: the prompt, its source, variables, capabilities,
+    /// the explanation and, with a GGUF, `prompt_eval_count`
+    #[arg(long)]
+    json: bool,
+    /// One case per input line, one result per output line (each with its id)
+    #[arg(long)]
+    jsonl: bool,
+    #[command(flatten)]
+    opts: Input,
+}
+
 /// Runs `promptscope render`.
-pub fn run(args: &[String]) -> Result<(), CliFailure> {
-    let opts = Opts::parse(args, &["--json", "--jsonl"])?;
+pub fn run(args: Args) -> Result<(), CliFailure> {
+    let opts = &args.opts;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let flush = |out: &mut io::BufWriter<io::StdoutLock>| {
         out.flush()
             .map_err(|e| CliFailure::Usage(format!("cannot write output: {e}")))
     };
-    if opts.has("--jsonl") {
+    if args.jsonl {
         for (n, line) in opts.input_lines()?.enumerate() {
             let line = line.map_err(|e| CliFailure::Usage(format!("cannot read input: {e}")))?;
             if line.trim().is_empty() {
@@ -165,8 +179,7 @@ pub fn run(args: &[String]) -> Result<(), CliFailure> {
         return flush(&mut out);
     }
     let text = opts.read_input()?;
-    let v = parse_json(&text, opts.input.as_deref().unwrap_or("standard input"))
-        .map_err(CliFailure::Usage)?;
+    let v = parse_json(&text, opts.name()).map_err(CliFailure::Usage)?;
     let mut case = RenderCase::from_json(&v).map_err(CliFailure::Usage)?;
     let gguf = match gguf_path(&v) {
         Some(p) => Some(Gguf::load(&p).map_err(CliFailure::Usage)?),
@@ -176,7 +189,7 @@ pub fn run(args: &[String]) -> Result<(), CliFailure> {
         g.apply(&mut case);
     }
     let result = case.render(gguf.as_ref().map(|g| g as &dyn TokenCounter));
-    if opts.has("--json") {
+    if args.json {
         let mut j = result_json(&result);
         if let (Some(g), Ok(r)) = (&gguf, &result) {
             if let Some(prompt) = &r.prompt {

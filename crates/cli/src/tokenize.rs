@@ -16,7 +16,7 @@ use std::io::{self, Write};
 use serde_json::{json, Map};
 use tokenizer::{LoadOptions, Vocab};
 
-use crate::{parse_json, write_json_line, Failure, Opts};
+use crate::{need_gguf, parse_json, write_json_line, Failure, Input};
 
 /// Loads the vocabulary of a GGUF file, reading only its metadata.
 fn load_vocab(path: &str, ollama_compat: bool) -> Result<Vocab, Failure> {
@@ -63,35 +63,30 @@ fn run_case(vocab: &Vocab, case: &serde_json::Value) -> Result<(serde_json::Valu
     Ok((serde_json::Value::Object(out), ok))
 }
 
-/// Takes `--gguf FILE` (or `--gguf=FILE`) out of the arguments.
-pub(crate) fn take_gguf(args: &[String], cmd: &str) -> Result<(String, Vec<String>), Failure> {
-    let mut gguf = None;
-    let mut rest = Vec::new();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if a == "--gguf" {
-            let path = it
-                .next()
-                .ok_or_else(|| Failure::Usage("--gguf needs a file".into()))?;
-            gguf = Some(path.clone());
-        } else if let Some(path) = a.strip_prefix("--gguf=") {
-            gguf = Some(path.to_string());
-        } else {
-            rest.push(a.clone());
-        }
-    }
-    let gguf = gguf.ok_or_else(|| Failure::Usage(format!("{cmd} needs --gguf FILE")))?;
-    Ok((gguf, rest))
+/// `promptscope tokenize --gguf FILE [--jsonl] [--ollama-compat] [FILE|-]`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The GGUF whose vocabulary tokenizes
+    #[arg(long, value_name = "FILE")]
+    gguf: Option<String>,
+    /// One case per input line, one result per output line
+    #[arg(long)]
+    jsonl: bool,
+    /// Apply Ollama's llama/compat metadata rewrites first
+    #[arg(long)]
+    ollama_compat: bool,
+    #[command(flatten)]
+    opts: Input,
 }
 
 /// Runs `promptscope tokenize`.
-pub fn run(args: &[String]) -> Result<(), Failure> {
-    let (gguf, rest) = take_gguf(args, "tokenize")?;
-    let opts = Opts::parse(&rest, &["--jsonl", "--ollama-compat"])?;
-    let vocab = load_vocab(&gguf, opts.has("--ollama-compat"))?;
+pub fn run(args: Args) -> Result<(), Failure> {
+    let gguf = need_gguf(args.gguf, "tokenize")?;
+    let opts = &args.opts;
+    let vocab = load_vocab(&gguf, args.ollama_compat)?;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    if opts.has("--jsonl") {
+    if args.jsonl {
         for (n, line) in opts.input_lines()?.enumerate() {
             let line = line.map_err(|e| Failure::Usage(format!("cannot read input: {e}")))?;
             if line.trim().is_empty() {
@@ -107,8 +102,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         return Ok(());
     }
     let text = opts.read_input()?;
-    let case = parse_json(&text, opts.input.as_deref().unwrap_or("standard input"))
-        .map_err(Failure::Usage)?;
+    let case = parse_json(&text, opts.name()).map_err(Failure::Usage)?;
     let (result, ok) = run_case(&vocab, &case).map_err(Failure::Usage)?;
     write_json_line(&mut out, &result)?;
     out.flush()

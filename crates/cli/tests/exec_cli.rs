@@ -100,6 +100,58 @@ fn bad_usage_is_exit_2() {
 }
 
 #[test]
+fn every_command_has_its_own_help_and_usage_errors_name_the_flag() {
+    // `help`, `--help` and `<command> --help`: usage on stdout, exit 0.
+    let (code, out, _) = run(&["help"], "");
+    assert_eq!(code, 0);
+    for cmd in ["exec", "render", "gguf", "tokenize", "generate"] {
+        assert!(out.contains(cmd), "{cmd} missing from:\n{out}");
+        let (code, help, err) = run(&[cmd, "--help"], "");
+        assert_eq!(code, 0, "{cmd}: {err}");
+        assert!(help.contains(&format!("promptscope {cmd}")), "{help}");
+        let (code, again, _) = run(&["help", cmd], "");
+        assert_eq!((code, &again), (0, &help));
+    }
+    let (_, help, _) = run(&["render", "--help"], "");
+    assert!(
+        help.contains("--json") && help.contains("--jsonl") && help.contains("[FILE|-]"),
+        "{help}"
+    );
+    let (_, help, _) = run(&["generate", "--help"], "");
+    assert!(
+        help.contains("--gguf <FILE>") && help.contains("--debug"),
+        "{help}"
+    );
+    let (code, out, _) = run(&["--version"], "");
+    assert_eq!(
+        (code, out.trim()),
+        (0, concat!("promptscope ", env!("CARGO_PKG_VERSION")))
+    );
+    // Usage errors: exit 2, naming what is wrong.
+    let (code, _, err) = run(&["render", "--bogus"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("--bogus"), "{err}");
+    let (code, _, err) = run(&["exec", "a.json", "b.json"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("b.json"), "{err}");
+    let (code, _, err) = run(&["gguf", "--num-ctx", "0", "x.gguf"], "");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("invalid --num-ctx \"0\": expected a positive integer"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["gguf", "-"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("not from standard input"), "{err}");
+    let (code, _, err) = run(&["tokenize"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("tokenize needs --gguf FILE"), "{err}");
+    let (code, _, err) = run(&["frobnicate"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("frobnicate"), "{err}");
+}
+
+#[test]
 fn render_jsonl_matches_ollama_on_every_case() {
     assert_eq!(check_jsonl_against_golden("render", "render.jsonl"), 1884);
 }
@@ -140,9 +192,7 @@ fn render_single_case_modes() {
 /// template is the one Ollama selects.
 #[test]
 fn render_with_a_gguf_counts_tokens_like_llama_cpp() {
-    let Some(model) = testkit::smollm2("the GGUF render test") else {
-        return;
-    };
+    let model = testkit::smollm2();
     let case = serde_json::json!({
         "endpoint": "chat",
         "model": {"name": "smollm2", "gguf": model},
