@@ -1,5 +1,10 @@
-//! A small Myers diff (O((N+M)·D)) over characters or tokens, for the
-//! Compare pane: two prompts, or two token sequences, side by side.
+//! The Compare pane's diff over characters or tokens (two prompts, or two
+//! token sequences, side by side): `similar`'s Myers diff (O((N+M)·D)),
+//! with an edit limit past which the middle is one deletion and one
+//! insertion.
+
+use similar::algorithms::{Capture, Replace};
+use similar::DiffTag;
 
 /// What a stretch of a diff does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,7 +27,7 @@ pub struct Span {
 }
 
 /// Above this many edits the middle is shown as one deletion and one
-/// insertion (the search's memory grows with the square of the edits).
+/// insertion (the search's time grows with the edits times the lengths).
 pub const MAX_EDITS: usize = 2000;
 
 /// The edit script from `a` to `b`: one [`Op`] per element, `Equal` and
@@ -49,17 +54,45 @@ pub fn ops<T: PartialEq>(a: &[T], b: &[T]) -> Vec<Op> {
     out
 }
 
-/// Myers' greedy search, or `None` past `max_d` edits.
+/// The edit script from `a` to `b` by `similar`'s Myers diff, or `None`
+/// when it takes more than `max_d` edits.
 fn myers<T: PartialEq>(a: &[T], b: &[T], max_d: usize) -> Option<Vec<Op>> {
+    if !within_edits(a, b, max_d) {
+        return None;
+    }
+    // `Replace` merges each changed stretch into one replacement, so that
+    // deletions always come before insertions.
+    let mut hook = Replace::new(Capture::new());
+    similar::algorithms::myers::diff(&mut hook, a, 0..a.len(), b, 0..b.len())
+        .expect("Capture never fails");
+    let mut out = Vec::with_capacity(a.len().max(b.len()));
+    for op in hook.into_inner().into_ops() {
+        let (tag, old, new) = op.as_tag_tuple();
+        let (op, n) = match tag {
+            DiffTag::Equal => (Op::Equal, old.len()),
+            DiffTag::Delete => (Op::Delete, old.len()),
+            DiffTag::Insert => (Op::Insert, new.len()),
+            DiffTag::Replace => {
+                out.extend(std::iter::repeat_n(Op::Delete, old.len()));
+                (Op::Insert, new.len())
+            }
+        };
+        out.extend(std::iter::repeat_n(op, n));
+    }
+    Some(out)
+}
+
+/// Whether `a` becomes `b` in at most `max_d` insertions and deletions:
+/// Myers' greedy forward search, stopped at `max_d`, keeping only the
+/// furthest-reaching front (time O((N+M)·max_d), memory O(max_d)). This is
+/// the edit limit; `similar` then finds the script itself.
+fn within_edits<T: PartialEq>(a: &[T], b: &[T], max_d: usize) -> bool {
     let (n, m) = (a.len() as isize, b.len() as isize);
-    let max = (n + m) as usize;
-    let off = max as isize + 1;
-    let mut v = vec![0isize; 2 * max + 3];
-    // trace[d]: v[-(d+1)..=(d+1)] before step d.
-    let mut trace: Vec<Vec<isize>> = Vec::new();
+    let max_d = max_d.min((n + m) as usize) as isize;
+    let off = max_d + 1;
+    let mut v = vec![0isize; 2 * max_d as usize + 3];
     let at = |k: isize| (k + off) as usize;
-    for d in 0..=max.min(max_d) as isize {
-        trace.push(v[at(-d - 1)..=at(d + 1)].to_vec());
+    for d in 0..=max_d {
         let mut k = -d;
         while k <= d {
             let mut x = if k == -d || (k != d && v[at(k - 1)] < v[at(k + 1)]) {
@@ -74,41 +107,12 @@ fn myers<T: PartialEq>(a: &[T], b: &[T], max_d: usize) -> Option<Vec<Op>> {
             }
             v[at(k)] = x;
             if x >= n && y >= m {
-                return Some(backtrack(&trace, n, m));
+                return true;
             }
             k += 2;
         }
     }
-    None
-}
-
-fn backtrack(trace: &[Vec<isize>], n: isize, m: isize) -> Vec<Op> {
-    let mut out = Vec::new();
-    let (mut x, mut y) = (n, m);
-    for (d, v) in trace.iter().enumerate().rev() {
-        let d = d as isize;
-        let get = |k: isize| v[(k + d + 1) as usize];
-        let k = x - y;
-        let prev_k = if k == -d || (k != d && get(k - 1) < get(k + 1)) {
-            k + 1
-        } else {
-            k - 1
-        };
-        let prev_x = get(prev_k);
-        let prev_y = prev_x - prev_k;
-        while x > prev_x && y > prev_y {
-            out.push(Op::Equal);
-            x -= 1;
-            y -= 1;
-        }
-        if d > 0 {
-            out.push(if x == prev_x { Op::Insert } else { Op::Delete });
-        }
-        x = prev_x;
-        y = prev_y;
-    }
-    out.reverse();
-    out
+    false
 }
 
 /// The element-level diff of two sequences: each element with its op.
@@ -253,6 +257,79 @@ mod tests {
             .map(|i| if i % 3 == 0 { 'b' } else { 'c' })
             .collect();
         apply(&x, &y);
+    }
+
+    /// Edit distance (insertions and deletions only) by dynamic programming.
+    fn distance(a: &[u8], b: &[u8]) -> usize {
+        let mut row: Vec<usize> = (0..=b.len()).collect();
+        for (i, x) in a.iter().enumerate() {
+            let mut prev = row[0];
+            row[0] = i + 1;
+            for (j, y) in b.iter().enumerate() {
+                let here = if x == y {
+                    prev
+                } else {
+                    1 + row[j].min(row[j + 1])
+                };
+                prev = row[j + 1];
+                row[j + 1] = here;
+            }
+        }
+        row[b.len()]
+    }
+
+    #[test]
+    fn scripts_are_minimal_and_delete_before_inserting() {
+        let mut seed = 0x2545_f491_u32;
+        let mut next = |n: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed % n
+        };
+        for _ in 0..500 {
+            let a: Vec<u8> = (0..next(40)).map(|_| b"abc"[next(3) as usize]).collect();
+            let b: Vec<u8> = (0..next(40)).map(|_| b"abc"[next(3) as usize]).collect();
+            let script = ops(&a, &b);
+            let edits = script.iter().filter(|o| **o != Op::Equal).count();
+            assert_eq!(edits, distance(&a, &b), "{a:?} {b:?}");
+            assert!(
+                !script.windows(2).any(|w| w == [Op::Insert, Op::Delete]),
+                "{script:?}"
+            );
+            let (mut i, mut j) = (0, 0);
+            for op in &script {
+                match op {
+                    Op::Equal => {
+                        assert_eq!(a[i], b[j]);
+                        i += 1;
+                        j += 1;
+                    }
+                    Op::Delete => i += 1,
+                    Op::Insert => j += 1,
+                }
+            }
+            assert_eq!((i, j), (a.len(), b.len()));
+        }
+    }
+
+    #[test]
+    fn past_the_edit_limit_the_middle_is_one_deletion_and_one_insertion() {
+        let a: Vec<u32> = (0..3000).collect();
+        let b: Vec<u32> = (5000..8000).collect();
+        assert!(!within_edits(&a, &b, MAX_EDITS));
+        assert!(within_edits(&a[..1000], &b[..1000], MAX_EDITS));
+        let mut x = vec![7u32];
+        x.extend(&a);
+        x.push(9);
+        let mut y = vec![7u32];
+        y.extend(&b);
+        y.push(9);
+        let mut want = vec![Op::Equal];
+        want.extend(std::iter::repeat_n(Op::Delete, 3000));
+        want.extend(std::iter::repeat_n(Op::Insert, 3000));
+        want.push(Op::Equal);
+        assert_eq!(ops(&x, &y), want);
     }
 
     #[test]
