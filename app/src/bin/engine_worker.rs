@@ -17,7 +17,6 @@ mod worker {
     use promptscope_app::gguf::Gguf;
     use promptscope_app::jobs;
     use wasm_bindgen::prelude::*;
-    use wasm_bindgen::JsCast;
     use web_sys::MessageEvent;
 
     use crate::common::{self, post};
@@ -79,9 +78,7 @@ mod worker {
         }
         st.scheduled = true;
         let state = state.clone();
-        let run = Closure::once_into_js(move || run_waiting(&state));
-        let _ = common::scope()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(run.unchecked_ref(), 0);
+        gloo_timers::callback::Timeout::new(0, move || run_waiting(&state)).forget();
     }
 
     #[wasm_bindgen(start)]

@@ -49,10 +49,7 @@ mod worker {
 
     /// Yields to the event loop so that a `stop` message can arrive.
     async fn yield_now() {
-        let p = js_sys::Promise::new(&mut |resolve, _| {
-            let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
-        });
-        let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+        gloo_timers::future::TimeoutFuture::new(0).await;
     }
 
     /// Reads the whole file in 8 MiB slices, reporting progress.

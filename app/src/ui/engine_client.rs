@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::time::Duration;
 
+use gloo_events::EventListener;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -46,8 +47,8 @@ pub struct Client {
     /// Per slot: the latest sequence number sent, and since when (ms) a
     /// request of the slot has been waiting for an answer.
     sent: BTreeMap<String, (u64, Option<f64>)>,
-    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
-    _on_error: Closure<dyn FnMut(web_sys::Event)>,
+    /// The worker's `message` and `error` listeners (removed on drop).
+    _listeners: [EventListener; 2],
 }
 
 /// The client, shared by the closures that talk to it.
@@ -78,20 +79,17 @@ pub fn start(store: Store, file: web_sys::File) {
         }
     };
     store.tokenizer.set(Tokenizer::Loading);
-    let on_message =
-        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-            on_message(store, ev.data())
-        });
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    let on_message = EventListener::new(&worker, "message", move |ev| {
+        on_message(store, ev.unchecked_ref::<web_sys::MessageEvent>().data())
+    });
     // a worker that cannot start (its script missing offline) says so
     // (an ErrorEvent from a failing script; a plain Event when the script
     // cannot be fetched)
-    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
-        let why = field(&ev, "message").filter(|m| !m.is_empty());
+    let on_error = EventListener::new(&worker, "error", move |ev| {
+        let why = field(ev, "message").filter(|m| !m.is_empty());
         let why = why.unwrap_or_else(|| "its script did not load".to_string());
         give_up(store, format!("the engine worker failed: {why}"));
     });
-    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     let client = Client {
         worker,
         file,
@@ -99,8 +97,7 @@ pub fn start(store: Store, file: web_sys::File) {
         ready: false,
         outbox: BTreeMap::new(),
         sent: BTreeMap::new(),
-        _on_message: on_message,
-        _on_error: on_error,
+        _listeners: [on_message, on_error],
     };
     store.engine.set_value(Some(Rc::new(RefCell::new(client))));
 }

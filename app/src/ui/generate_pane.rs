@@ -3,6 +3,7 @@
 //! chunks: progress while the weights load, the text as it comes, tokens
 //! per second, a stop button and the NDJSON the worker produced.
 
+use gloo_events::EventListener;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -64,52 +65,49 @@ pub fn GeneratePane() -> impl IntoView {
                 return None;
             }
         };
-        let on_message =
-            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-                let data = ev.data();
-                let get = |k: &str| {
-                    js_sys::Reflect::get(&data, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED)
-                };
-                match get("type").as_string().as_deref() {
-                    Some("ready") => {
-                        ready.set_value(true);
-                        if let Some(w) = worker.get_value() {
-                            for m in queue.get_value() {
-                                let _ = w.post_message(&m);
-                            }
-                        }
-                        queue.set_value(Vec::new());
-                    }
-                    Some("progress") => {
-                        let (d, t) = (
-                            get("done").as_f64().unwrap_or(0.0),
-                            get("total").as_f64().unwrap_or(1.0),
-                        );
-                        phase.set(Phase::Loading(d / t.max(1.0)));
-                    }
-                    Some("loaded") => {
-                        phase.set(Phase::Running);
-                        if let (Some(w), Some(job)) = (worker.get_value(), pending.get_value()) {
-                            pending.set_value(None);
-                            post(&w, &[("type", "generate".into()), ("json", job.into())]);
+        let on_message = EventListener::new(&w, "message", move |ev| {
+            let data = ev.unchecked_ref::<web_sys::MessageEvent>().data();
+            let get = |k: &str| {
+                js_sys::Reflect::get(&data, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED)
+            };
+            match get("type").as_string().as_deref() {
+                Some("ready") => {
+                    ready.set_value(true);
+                    if let Some(w) = worker.get_value() {
+                        for m in queue.get_value() {
+                            let _ = w.post_message(&m);
                         }
                     }
-                    Some("chunk") => {
-                        if let Some(line) = get("json").as_string() {
-                            lines.update(|l| l.push(line));
-                        }
-                    }
-                    Some("done") if phase.get_untracked() == Phase::Running => {
-                        phase.set(Phase::Idle)
-                    }
-                    Some("error") => {
-                        loaded_name.set_value(None);
-                        phase.set(Phase::Error(get("message").as_string().unwrap_or_default()));
-                    }
-                    _ => {}
+                    queue.set_value(Vec::new());
                 }
-            });
-        w.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+                Some("progress") => {
+                    let (d, t) = (
+                        get("done").as_f64().unwrap_or(0.0),
+                        get("total").as_f64().unwrap_or(1.0),
+                    );
+                    phase.set(Phase::Loading(d / t.max(1.0)));
+                }
+                Some("loaded") => {
+                    phase.set(Phase::Running);
+                    if let (Some(w), Some(job)) = (worker.get_value(), pending.get_value()) {
+                        pending.set_value(None);
+                        post(&w, &[("type", "generate".into()), ("json", job.into())]);
+                    }
+                }
+                Some("chunk") => {
+                    if let Some(line) = get("json").as_string() {
+                        lines.update(|l| l.push(line));
+                    }
+                }
+                Some("done") if phase.get_untracked() == Phase::Running => phase.set(Phase::Idle),
+                Some("error") => {
+                    loaded_name.set_value(None);
+                    phase.set(Phase::Error(get("message").as_string().unwrap_or_default()));
+                }
+                _ => {}
+            }
+        });
+        // the listener lives as long as the worker, for the page's life
         on_message.forget();
         worker.set_value(Some(w.clone()));
         Some(w)

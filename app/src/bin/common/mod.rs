@@ -4,6 +4,7 @@
 
 use std::io;
 
+use gloo_events::EventListener;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, FileReaderSync, MessageEvent};
@@ -46,9 +47,12 @@ pub fn file_field(data: &JsValue) -> Option<web_sys::File> {
 /// waits for this one before sending any).
 pub fn serve(handler: impl FnMut(MessageEvent) + 'static) {
     console_error_panic_hook::set_once();
-    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(handler);
-    scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    on_message.forget();
+    let mut handler = handler;
+    // for the worker's whole life
+    EventListener::new(&scope(), "message", move |ev| {
+        handler(ev.unchecked_ref::<MessageEvent>().clone())
+    })
+    .forget();
     post(&[("type", "ready".into())]);
 }
 
