@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import { eventually } from './support/app-page.mjs';
-import { anyGguf, cli } from './support/fixtures.mjs';
+import { anyGguf, cli as cliBinary } from './support/fixtures.mjs';
 import { TEST_TIMEOUT, useAppServer, withApp } from './support/harness.mjs';
 
 const server = useAppServer();
@@ -23,7 +23,7 @@ async function cliRender(app) {
   ]);
   const exported = JSON.parse(await readFile(await download.path(), 'utf8'));
   exported.model.gguf = anyGguf();
-  const out = execFileSync(cli(), ['render', '--json', '-'], { input: JSON.stringify(exported) });
+  const out = execFileSync(cliBinary(), ['render', '--json', '-'], { input: JSON.stringify(exported) });
   return JSON.parse(out.toString('utf8'));
 }
 
@@ -49,7 +49,7 @@ describe('GGUF', () => {
       const cli = await cliRender(app);
       assert.equal(await app.promptText(), cli.prompt);
       assert.equal(count, cli.prompt_eval_count, 'prompt_eval_count');
-      console.log(`# ${path.basename(anyGguf())}: prompt_eval_count ${count} in the app and from ${cli()}`);
+      console.log(`# ${path.basename(anyGguf())}: prompt_eval_count ${count} in the app and from ${cliBinary()}`);
       // Only the metadata was read, not the tensor data.
       const status = await app.page.getByTestId('gguf-status').textContent();
       assert.match(status, /read [\d.]+ (KiB|MiB) of/);

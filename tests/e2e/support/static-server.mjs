@@ -18,13 +18,23 @@ const CONTENT_TYPES = {
 };
 
 /**
- * Serves the files under `root` on 127.0.0.1 at a free port.
+ * Serves the files under `root` on 127.0.0.1 at a free port. `setDown(true)`
+ * makes it drop every connection unanswered, as an unreachable network
+ * would, and `answered` counts the requests it answered.
  * @param {string} root directory to serve
- * @returns {Promise<{origin: string, url: string, close: () => Promise<void>}>}
+ * @returns {Promise<{origin: string, url: string, answered: () => number,
+ *   setDown: (down: boolean) => void, close: () => Promise<void>}>}
  */
 export async function startStaticServer(root) {
   const base = path.resolve(root);
+  let down = false;
+  let answered = 0;
   const server = createServer(async (req, res) => {
+    if (down) {
+      req.socket.destroy();
+      return;
+    }
+    answered++;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
@@ -61,6 +71,11 @@ export async function startStaticServer(root) {
   return {
     origin,
     url: `${origin}/`,
+    answered: () => answered,
+    setDown: (value) => {
+      down = value;
+      if (down) server.closeAllConnections();
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
