@@ -53,7 +53,6 @@
 mod compat;
 mod detok;
 mod error;
-mod hash;
 mod pre;
 mod regex;
 mod sort;

@@ -9,7 +9,7 @@ use gguf_meta::{Array, GgufFile, Value};
 
 use crate::compat::{self, Overlay};
 use crate::error::{Error, ErrorKind};
-use crate::hash::FxHashMap;
+use rustc_hash::FxHashMap;
 use crate::pre::{self, PreType};
 use crate::sort::std_sort;
 use crate::special::SpecialTrie;
