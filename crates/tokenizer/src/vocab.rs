@@ -9,11 +9,11 @@ use gguf_meta::{Array, GgufFile, Value};
 
 use crate::compat::{self, Overlay};
 use crate::error::{Error, ErrorKind};
-use rustc_hash::FxHashMap;
 use crate::pre::{self, PreType};
 use crate::sort::std_sort;
 use crate::special::SpecialTrie;
 use crate::split::Splitter;
+use rustc_hash::FxHashMap;
 
 /// Token attributes (`llama_token_attr`), a bit set.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
