@@ -242,6 +242,61 @@ fn render_with_a_gguf_counts_tokens_like_llama_cpp() {
     assert_eq!(v["prompt"], "<|im_start|>assistant\nok<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n");
 }
 
+/// Native mode truncates as `truncateNativeChatMessages` does: SmolLM2's
+/// own chat template, a 300-word first message and `num_ctx` 128. Before,
+/// the whole conversation came back (346 tokens, no truncation noted).
+#[test]
+fn render_with_a_gguf_truncates_in_native_mode() {
+    let model = testkit::smollm2();
+    let words: Vec<String> = (0..300).map(|i| format!("word{i}")).collect();
+    let case = |num_ctx: u64| {
+        serde_json::json!({
+            "endpoint": "chat",
+            "model": {"name": "smollm2", "gguf": model},
+            "request": {"model": "smollm2", "options": {"num_ctx": num_ctx}, "messages": [
+                {"role": "system", "content": "Be brief."},
+                {"role": "user", "content": words.join(" ")},
+                {"role": "assistant", "content": "That is a long list."},
+                {"role": "user", "content": "What was the first word?"}
+            ]},
+            "date": "2026-11-30"
+        })
+        .to_string()
+    };
+    let (code, out, err) = run(&["render", "--json"], &case(4096));
+    assert_eq!(code, 0, "{err}");
+    let whole: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(whole["source"], "gguf_chat_template");
+    let whole_count = whole["prompt_eval_count"].as_u64().unwrap();
+    assert!(whole_count > 128, "{whole_count}");
+    assert_eq!(whole["explain"]["truncation"]["first_kept"], 0);
+
+    let (code, out, err) = run(&["render", "--json"], &case(128));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let t = &v["explain"]["truncation"];
+    // The first user turn goes; the system message stays in front.
+    assert_eq!(t["first_kept"], 2, "{t}");
+    assert_eq!(t["counts"][0][1].as_u64(), Some(whole_count));
+    assert_eq!(
+        v["prompt"],
+        "<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>assistant\nThat is a long list.<|im_end|>\n<|im_start|>user\nWhat was the first word?<|im_end|>\n<|im_start|>assistant\n"
+    );
+    let count = v["prompt_eval_count"].as_u64().unwrap();
+    assert!(count <= 128, "{count}");
+    assert_eq!(
+        t["counts"].as_array().unwrap().last().unwrap()[1].as_u64(),
+        Some(count)
+    );
+    let notes = &v["explain"]["messages"][1]["notes"];
+    assert!(
+        notes
+            .to_string()
+            .contains("dropped by num_ctx truncation (num_ctx 128)"),
+        "{notes}"
+    );
+}
+
 #[test]
 fn tokenize_matches_llama_cpp_on_the_corpus() {
     let dir = golden("render.jsonl")

@@ -490,6 +490,54 @@ fn render_prompt(p: &Prepared, msgs: &[Message], ex: &mut Explain) -> Result<Str
     Ok(out.prompt)
 }
 
+/// The system messages before `first`: truncation keeps them, in front.
+fn kept_system(msgs: &[Message], first: usize) -> Vec<Message> {
+    msgs[..first]
+        .iter()
+        .filter(|m| m.role == "system")
+        .cloned()
+        .collect()
+}
+
+/// Where `num_ctx` truncation cuts (the loop of server/prompt.go
+/// `chatPrompt` and of server/routes.go `truncateNativeChatMessages`): the
+/// first start `i` whose trial conversation (the system messages before
+/// `i`, then `msgs[i..]`) counts at most `num_ctx` tokens, else the last
+/// message. `count(i, trial)` gives a trial's tokens, images included as
+/// the caller's path counts them. Returns the start and each count tried.
+fn truncation_start(
+    msgs: &[Message],
+    num_ctx: usize,
+    mut count: impl FnMut(usize, &[Message]) -> R<usize>,
+) -> R<(usize, Vec<(usize, usize)>)> {
+    let last = msgs.len().saturating_sub(1);
+    let mut counts = Vec::new();
+    for i in 0..=last {
+        let mut trial = kept_system(msgs, i);
+        trial.extend_from_slice(&msgs[i..]);
+        let n = count(i, &trial)?;
+        counts.push((i, n));
+        if n <= num_ctx || i == last {
+            return Ok((i, counts));
+        }
+    }
+    Ok((0, counts))
+}
+
+/// The per-message notes of a cut at `first`.
+fn note_truncation(notes: &mut [MessageNote], msgs: &[Message], first: usize, num_ctx: usize) {
+    for (i, note) in notes.iter_mut().enumerate().take(first) {
+        if msgs[i].role == "system" {
+            note.notes.push(
+                "kept by truncation (system messages before the cut move to the front)".into(),
+            );
+        } else {
+            note.notes
+                .push(format!("dropped by num_ctx truncation (num_ctx {num_ctx})"));
+        }
+    }
+}
+
 /// `chatPrompt`: truncation, image tags, the final render.
 fn chat_prompt(
     p: &Prepared,
@@ -499,53 +547,30 @@ fn chat_prompt(
     notes: &mut [MessageNote],
     ex: &mut Explain,
 ) -> R<(String, usize)> {
-    let last = msgs.len().saturating_sub(1);
     let mut first = 0;
-    let mut system: Vec<Message> = Vec::new();
     if let Some(tok) = settings.tokenizer {
-        let mut counts = Vec::new();
-        for i in 0..=last {
-            system = msgs[..i]
-                .iter()
-                .filter(|m| m.role == "system")
-                .cloned()
-                .collect();
-            let mut trial = system.clone();
-            trial.extend_from_slice(&msgs[i..]);
+        let (start, counts) = truncation_start(msgs, num_ctx, |i, trial| {
             let prompt =
-                render_prompt(p, &trial, &mut Explain::default()).map_err(|e| fail(500, e, ex))?;
+                render_prompt(p, trial, &mut Explain::default()).map_err(|e| fail(500, e, ex))?;
             let mut n = tok.count(&prompt).map_err(|e| fail(500, e, ex))?;
+            // chatPrompt counts the images of the messages from the cut on
             if p.loaded.model.has_projector {
                 n += msgs[i..]
                     .iter()
                     .map(|m| 768 * m.images.len())
                     .sum::<usize>();
             }
-            counts.push((i, n));
-            if n <= num_ctx || i == last {
-                first = i;
-                break;
-            }
-        }
-        for (i, note) in notes.iter_mut().enumerate() {
-            if i < first {
-                if msgs[i].role == "system" {
-                    note.notes.push(
-                        "kept by truncation (system messages before the cut move to the front)"
-                            .into(),
-                    );
-                } else {
-                    note.notes
-                        .push(format!("dropped by num_ctx truncation (num_ctx {num_ctx})"));
-                }
-            }
-        }
+            Ok(n)
+        })?;
+        first = start;
+        note_truncation(notes, msgs, first, num_ctx);
         ex.truncation = Some(Truncation {
             num_ctx,
             first_kept: first,
             counts,
         });
     }
+    let system = kept_system(msgs, first);
     if let Some(tok) = settings.tokenizer {
         let mut suffix = vec![0i64; msgs.len() + 1];
         for i in (0..msgs.len()).rev() {
@@ -668,11 +693,13 @@ fn chat(model: &Model, mut req: ChatRequest, settings: &Settings, ex: &mut Expla
     }
     if loaded.native() {
         ex.messages = notes;
+        let truncate = (req.truncate != Some(false)).then(|| num_ctx(&req.options, settings));
         return native(
             &loaded,
             &msgs,
             req.tools.as_deref(),
             req.think.as_ref(),
+            truncate,
             settings,
             ex,
         );
@@ -875,7 +902,8 @@ fn generate(
     }
     if loaded.native() {
         ex.messages = notes;
-        return native(&loaded, &msgs, None, think.as_ref(), settings, ex);
+        let truncate = (req.truncate != Some(false)).then(|| num_ctx(&req.options, settings));
+        return native(&loaded, &msgs, None, think.as_ref(), truncate, settings, ex);
     }
     note_merges(&loaded, &msgs, &mut notes);
     let prepared = Prepared {
@@ -908,12 +936,17 @@ fn generate(
     })
 }
 
-/// Native mode: llama-server renders the GGUF chat template (`/apply-template`).
+/// Native mode: llama-server renders the GGUF chat template
+/// (`/apply-template`). With a tokenizer and `truncate` (`Some(num_ctx)`
+/// unless the request says `"truncate": false`), the oldest messages are
+/// dropped first as `truncateNativeChatMessages` does.
+#[allow(clippy::too_many_arguments)]
 fn native(
     loaded: &Loaded,
     msgs: &[Message],
     tools: Option<&[api::Tool]>,
     think: Option<&Think>,
+    truncate: Option<usize>,
     settings: &Settings,
     ex: &mut Explain,
 ) -> R<Rendered> {
@@ -941,7 +974,42 @@ fn native(
             }
         );
     }
-    let prompt = crate::native::render_native(&input).map_err(|e| fail(500, e.to_string(), ex))?;
+    // truncateNativeChatMessages: only with more than one message; each
+    // trial rendered through the template and counted with /tokenize, the
+    // images of every message of the trial counted as 768 tokens when the
+    // model has a projector.
+    let mut first = 0;
+    if let (Some(tok), Some(num_ctx)) = (settings.tokenizer, truncate) {
+        if num_ctx > 0 && msgs.len() > 1 {
+            let (start, counts) = truncation_start(msgs, num_ctx, |_, trial| {
+                let part = crate::native::NativeInput {
+                    messages: trial,
+                    ..input.clone()
+                };
+                let text = crate::native::render_native(&part)
+                    .map_err(|e| fail(500, e.to_string(), ex))?;
+                let mut n = tok.count(&text).map_err(|e| fail(500, e, ex))?;
+                if m.has_projector {
+                    n += trial.iter().map(|t| 768 * t.images.len()).sum::<usize>();
+                }
+                Ok(n)
+            })?;
+            first = start;
+            note_truncation(&mut ex.messages, msgs, first, num_ctx);
+            ex.truncation = Some(Truncation {
+                num_ctx,
+                first_kept: first,
+                counts,
+            });
+        }
+    }
+    let mut kept = kept_system(msgs, first);
+    kept.extend_from_slice(&msgs[first..]);
+    let prompt = crate::native::render_native(&crate::native::NativeInput {
+        messages: &kept,
+        ..input.clone()
+    })
+    .map_err(|e| fail(500, e.to_string(), ex))?;
     if let Some(tok) = settings.tokenizer {
         let mut suffix = vec![0i64; msgs.len() + 1];
         for i in (0..msgs.len()).rev() {
@@ -954,6 +1022,8 @@ fn native(
         }
         ex.message_tokens = (0..msgs.len()).map(|i| suffix[i] - suffix[i + 1]).collect();
     }
+    // what Ollama's _debug_info reports in native mode:
+    // countChatImages(msgs), before truncation
     let images = msgs.iter().map(|m| m.images.len()).sum();
     Ok(Rendered {
         prompt: Some(prompt),

@@ -124,3 +124,147 @@ fn images_cost_768_tokens_with_a_projector() {
     assert_eq!(r.prompt.unwrap(), "[assistant] ok\n[user] [img-0]and now\n");
     assert_eq!(r.image_count, 1);
 }
+
+// Native mode (a GGUF chat template, no Go TEMPLATE): server/routes.go
+// truncateNativeChatMessages, on the same counter.
+
+fn native_model() -> Model {
+    Model {
+        name: "demo".into(),
+        chat_template: Some(
+            "{% for m in messages %}[{{ m.role }}] {{ m.content }}\n{% endfor %}\
+             {% if add_generation_prompt %}[assistant]{% endif %}"
+                .into(),
+        ),
+        ..Model::default()
+    }
+}
+
+fn run_native(m: &Model, endpoint: Endpoint, req: serde_json::Value) -> ollama::server::Rendered {
+    let settings = Settings {
+        date: Date::new(2026, 11, 30),
+        tokenizer: Some(&Words),
+        ..Settings::default()
+    };
+    render(endpoint, m, &req, &settings).unwrap()
+}
+
+fn native_chat(messages: serde_json::Value, num_ctx: usize) -> ollama::server::Rendered {
+    run_native(
+        &native_model(),
+        Endpoint::Chat,
+        json!({"model": "demo", "messages": messages, "options": {"num_ctx": num_ctx}}),
+    )
+}
+
+#[test]
+fn native_everything_fits() {
+    // 20 words as above, plus the generation prompt's one.
+    let r = native_chat(conversation(), 21);
+    assert!(r
+        .prompt
+        .unwrap()
+        .starts_with("[system] be brief\n[user] one"));
+    let t = r.explain.truncation.unwrap();
+    assert_eq!((t.first_kept, t.counts), (0, vec![(0, 21)]));
+}
+
+#[test]
+fn native_drops_oldest_and_keeps_earlier_system_messages_in_front() {
+    let r = native_chat(conversation(), 14);
+    // Unlike collate, the template sees the two system messages apart.
+    assert_eq!(
+        r.prompt.unwrap(),
+        "[system] be brief\n[assistant] seven eight nine\n[system] late system\n[user] ten eleven\n[assistant]"
+    );
+    let t = r.explain.truncation.unwrap();
+    assert_eq!(t.first_kept, 2);
+    assert_eq!(t.counts, vec![(0, 21), (1, 21), (2, 14)]);
+    let notes = &r.explain.messages;
+    assert!(notes[1]
+        .notes
+        .iter()
+        .any(|n| n.contains("dropped by num_ctx truncation (num_ctx 14)")));
+    assert!(notes[0]
+        .notes
+        .iter()
+        .any(|n| n.contains("kept by truncation")));
+}
+
+#[test]
+fn native_the_last_message_always_stays() {
+    let r = native_chat(conversation(), 1);
+    assert_eq!(
+        r.prompt.unwrap(),
+        "[system] be brief\n[system] late system\n[user] ten eleven\n[assistant]"
+    );
+    assert_eq!(r.explain.truncation.unwrap().first_kept, 4);
+}
+
+#[test]
+fn native_one_message_or_truncate_false_is_never_cut() {
+    // len(req.Messages) <= 1: returned as is, nothing counted.
+    let one = native_chat(json!([{"role": "user", "content": "a b c d e f"}]), 1);
+    assert_eq!(one.prompt.unwrap(), "[user] a b c d e f\n[assistant]");
+    assert!(one.explain.truncation.is_none());
+    let r = run_native(
+        &native_model(),
+        Endpoint::Chat,
+        json!({"model": "demo", "messages": conversation(), "options": {"num_ctx": 1}, "truncate": false}),
+    );
+    assert!(r
+        .prompt
+        .unwrap()
+        .starts_with("[system] be brief\n[user] one"));
+    assert!(r.explain.truncation.is_none());
+}
+
+#[test]
+fn native_images_of_every_trial_message_cost_768_with_a_projector() {
+    let mut m = native_model();
+    m.has_projector = true;
+    let msgs = json!([
+        {"role": "system", "content": "sys", "images": ["aGk="]},
+        {"role": "user", "content": "look", "images": ["aGk="]},
+        {"role": "assistant", "content": "ok"},
+        {"role": "user", "content": "and now"}
+    ]);
+    let r = run_native(
+        &m,
+        Endpoint::Chat,
+        json!({"model": "demo", "messages": msgs, "options": {"num_ctx": 800}}),
+    );
+    let t = r.explain.truncation.unwrap();
+    // Start 0: 2+2+2+3 words + 1 generation word + 2 images. Start 1 keeps
+    // the system message, whose image still counts (chatPrompt would not
+    // count it): 2+2+2+3+1 + 2 images. Start 2: 2+2+3+1 + 1 image.
+    assert_eq!(t.counts, vec![(0, 10 + 1536), (1, 10 + 1536), (2, 8 + 768)]);
+    assert_eq!(t.first_kept, 2);
+    assert_eq!(
+        r.prompt.unwrap(),
+        "[system] sys\n[assistant] ok\n[user] and now\n[assistant]"
+    );
+    // _debug_info's image_count is countChatImages of the untruncated messages.
+    assert_eq!(r.image_count, 2);
+}
+
+#[test]
+fn native_generate_with_messages_truncates_too() {
+    // /api/generate of a model with Modelfile MESSAGEs renders them through
+    // the chat template (the chat-like flow), with the same truncation.
+    let mut m = native_model();
+    m.messages = vec![
+        ollama::api::Message::new("user", "one two three four five six"),
+        ollama::api::Message::new("assistant", "seven eight"),
+    ];
+    let r = run_native(
+        &m,
+        Endpoint::Generate,
+        json!({"model": "demo", "prompt": "nine ten", "options": {"num_ctx": 8}}),
+    );
+    assert_eq!(
+        r.prompt.unwrap(),
+        "[assistant] seven eight\n[user] nine ten\n[assistant]"
+    );
+    assert_eq!(r.explain.truncation.unwrap().first_kept, 1);
+}
