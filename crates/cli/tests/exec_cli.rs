@@ -297,6 +297,69 @@ fn render_with_a_gguf_truncates_in_native_mode() {
     );
 }
 
+/// The runner's second stage (llm/llama_server.go
+/// `completionPromptForRequest`): a single message longer than `num_ctx`
+/// cannot be dropped, so llama-server keeps `num_keep` tokens and the tail;
+/// `prompt_eval_count` is what it evaluates. Context shift off is Ollama's
+/// error; `truncate: false` sends it whole.
+#[test]
+fn render_with_a_gguf_reports_the_runners_cut() {
+    let model = testkit::smollm2();
+    let words: Vec<String> = (0..200).map(|i| format!("word{i}")).collect();
+    let case = |extra: serde_json::Value| {
+        let mut request = serde_json::json!({"model": "smollm2", "options": {"num_ctx": 64},
+            "messages": [{"role": "user", "content": words.join(" ")}]});
+        for (k, v) in extra.as_object().unwrap() {
+            request[k] = v.clone();
+        }
+        serde_json::json!({"endpoint": "chat", "model": {"name": "smollm2", "gguf": model},
+            "request": request, "date": "2026-11-30"})
+        .to_string()
+    };
+    let (code, out, err) = run(&["render", "--json"], &case(serde_json::json!({})));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let runner = &v["runner"];
+    let tokens = runner["tokens"].as_u64().unwrap();
+    assert!(tokens > 64, "{runner}");
+    assert_eq!(
+        (
+            &runner["num_ctx"],
+            &runner["num_keep"],
+            &runner["context_shift"]
+        ),
+        (
+            &serde_json::json!(64),
+            &serde_json::json!(4),
+            &serde_json::json!(true)
+        )
+    );
+    // SmolLM2 adds no BOS: keep 4; limit 64 - (64 - 4) / 2 = 34.
+    assert_eq!(runner["cut"]["kept"], serde_json::json!([0, 4]));
+    assert_eq!(
+        runner["cut"]["dropped"],
+        serde_json::json!([4, 4 + tokens - 34])
+    );
+    assert_eq!(runner["cut"]["tokens_after"], 34);
+    assert_eq!(v["prompt_eval_count"], 34);
+
+    let (_, out, _) = run(
+        &["render", "--json"],
+        &case(serde_json::json!({"shift": false})),
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["runner"]["error"], "the prompt is longer than the context length currently available to the model; shorten the prompt, adjust the context length in settings, or use a model with a longer context length");
+    assert_eq!(v["prompt_eval_count"].as_u64(), Some(tokens));
+
+    let (_, out, _) = run(
+        &["render", "--json"],
+        &case(serde_json::json!({"truncate": false})),
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["runner"]["cut"], serde_json::Value::Null);
+    assert_eq!(v["prompt_eval_count"].as_u64(), Some(tokens));
+}
+
 #[test]
 fn tokenize_matches_llama_cpp_on_the_corpus() {
     let dir = golden("render.jsonl")

@@ -22,14 +22,14 @@ pub struct PromptTokens {
 
 /// The message Ollama answers when the prompt does not fit and context
 /// shift is off.
-pub const PROMPT_TOO_LONG: &str = "the prompt is longer than the context length currently available to the model; shorten the prompt, adjust the context length in settings, or use a model with a longer context length";
+pub const PROMPT_TOO_LONG: &str = ollama::runner::PROMPT_TOO_LONG;
 
 /// Tokenizes a rendered prompt (already through Ollama's leading-BOS rule)
-/// and applies Ollama's prompt truncation: when `truncate` is on, the prompt
-/// is at least `num_ctx` bytes and has more than `num_ctx - 1` tokens, keep
-/// `num_keep` tokens (+1 when the tokenizer adds BOS), then drop enough of
-/// the middle to free about half of the rest of the context; with `shift`
-/// off, fail with [`PROMPT_TOO_LONG`].
+/// and applies Ollama's runner truncation (`ollama::runner::cut`): when
+/// `truncate` is on, the prompt is at least `num_ctx` bytes and has more
+/// than `num_ctx - 1` tokens, keep `num_keep` tokens (+1 when the tokenizer
+/// adds BOS), then drop enough of the middle to free about half of the rest
+/// of the context; with `shift` off, fail with [`PROMPT_TOO_LONG`].
 pub fn prompt_tokens(
     vocab: &Vocab,
     prompt: &str,
@@ -41,35 +41,29 @@ pub fn prompt_tokens(
     let ids = vocab
         .tokenize(prompt, true, true)
         .map_err(|e| Error::Run(e.message().to_string()))?;
-    let num_ctx = opts.num_ctx;
-    if !truncate || num_ctx <= 1 || (prompt.len() as i64) < num_ctx {
-        return Ok(PromptTokens { ids, discarded: 0 });
-    }
-    let full = (num_ctx - 1) as usize;
-    if ids.len() <= full {
-        return Ok(PromptTokens { ids, discarded: 0 });
-    }
-    if !shift {
-        return Err(Error::Options(PROMPT_TOO_LONG.into()));
-    }
-    let mut keep = if opts.num_keep < 0 {
-        ids.len()
-    } else {
-        opts.num_keep as usize
+    let request = ollama::runner::Request {
+        prompt_bytes: prompt.len(),
+        tokens: ids.len(),
+        num_ctx: opts.num_ctx,
+        num_keep: opts.num_keep,
+        adds_bos,
+        truncate,
+        has_media: false,
+        context_shift: shift,
     };
-    if adds_bos {
-        keep += 1;
+    match ollama::runner::cut(&request) {
+        Ok(None) => Ok(PromptTokens { ids, discarded: 0 }),
+        Ok(Some(cut)) => {
+            let mut out = Vec::with_capacity(cut.limit);
+            out.extend_from_slice(&ids[..cut.keep]);
+            out.extend_from_slice(&ids[cut.keep + cut.discarded..]);
+            Ok(PromptTokens {
+                ids: out,
+                discarded: cut.discarded,
+            })
+        }
+        Err(message) => Err(Error::Options(message.into())),
     }
-    let keep = keep.min(full);
-    let limit = context_shift_prompt_limit(num_ctx as usize, keep);
-    let discard = ids.len() - limit;
-    let mut out = Vec::with_capacity(limit);
-    out.extend_from_slice(&ids[..keep]);
-    out.extend_from_slice(&ids[keep + discard..]);
-    Ok(PromptTokens {
-        ids: out,
-        discarded: discard,
-    })
 }
 
 /// A request ready to run: its options and its prompt tokens.
@@ -105,14 +99,6 @@ pub fn prepare(
         options: opts,
         tokens,
     })
-}
-
-fn context_shift_prompt_limit(num_ctx: usize, keep: usize) -> usize {
-    if num_ctx <= 1 {
-        return 0;
-    }
-    let keep = keep.min(num_ctx - 1);
-    num_ctx - ((num_ctx - keep) / 2).max(1)
 }
 
 /// Why generation ended, as Ollama reports it in `done_reason`.
@@ -427,6 +413,7 @@ mod tests {
 
     #[test]
     fn shift_limit_is_ollamas() {
+        use ollama::runner::context_shift_prompt_limit;
         assert_eq!(context_shift_prompt_limit(10, 4), 7);
         assert_eq!(context_shift_prompt_limit(1, 4), 0);
         assert_eq!(context_shift_prompt_limit(2048, 5), 2048 - 1021);

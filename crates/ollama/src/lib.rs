@@ -12,6 +12,7 @@ pub mod native;
 pub mod parsers;
 pub mod renderers;
 pub mod response;
+pub mod runner;
 pub mod server;
 pub mod template;
 pub mod thinking;

@@ -1,0 +1,201 @@
+//! What Ollama's llama-server runner does to a rendered prompt before the
+//! model sees it (llm/llama_server.go `completionPromptForRequest`): the
+//! second truncation stage, after the messages that did not fit `num_ctx`
+//! were dropped. A prompt still longer than the context keeps its first
+//! `num_keep` tokens (one more when the tokenizer adds BOS) and its tail,
+//! and loses the middle, so that about half of the rest of the context is
+//! free for the answer; with context shift off it is an error instead.
+//!
+//! Token lists in, figures out: the caller tokenizes (`/tokenize` with
+//! `add_special` on) and evaluates.
+
+/// The error Ollama answers (HTTP 400) when the prompt does not fit and
+/// context shift is off.
+pub const PROMPT_TOO_LONG: &str = "the prompt is longer than the context length currently available to the model; shorten the prompt, adjust the context length in settings, or use a model with a longer context length";
+
+/// What the runner is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// The prompt's length in bytes (`len(prompt)`, checked before
+    /// tokenizing: a prompt shorter than `num_ctx` bytes is never cut).
+    pub prompt_bytes: usize,
+    /// The prompt's tokens (`/tokenize`, `add_special` on).
+    pub tokens: usize,
+    /// The runner's context length (`num_ctx`).
+    pub num_ctx: i64,
+    /// The request's `num_keep` (negative: keep everything).
+    pub num_keep: i64,
+    /// Whether the tokenizer adds BOS (`tokenizerAddsBOS`): one more token kept.
+    pub adds_bos: bool,
+    /// The request's `truncate` (absent = true).
+    pub truncate: bool,
+    /// Whether the request carries images or other media (never cut).
+    pub has_media: bool,
+    /// Context shift (`shift`, else on unless the model is deepseek2).
+    pub context_shift: bool,
+}
+
+/// A cut: tokens `[keep, keep + discarded)` are dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cut {
+    /// Tokens kept at the front.
+    pub keep: usize,
+    /// Tokens dropped after them.
+    pub discarded: usize,
+    /// The prompt's length after the cut (`contextShiftPromptLimit`).
+    pub limit: usize,
+}
+
+/// `completionPromptForRequest`: `Ok(None)` when the prompt goes to the
+/// model whole, `Ok(Some(cut))` when its middle is dropped, and
+/// `Err(PROMPT_TOO_LONG)` when it does not fit and context shift is off.
+pub fn cut(r: &Request) -> Result<Option<Cut>, &'static str> {
+    if !r.truncate || r.has_media || r.num_ctx <= 1 || (r.prompt_bytes as i64) < r.num_ctx {
+        return Ok(None);
+    }
+    let full = r.num_ctx - 1;
+    if r.tokens as i64 <= full {
+        return Ok(None);
+    }
+    if !r.context_shift {
+        return Err(PROMPT_TOO_LONG);
+    }
+    let mut keep = if r.num_keep < 0 {
+        r.tokens as i64
+    } else {
+        r.num_keep
+    };
+    if r.adds_bos {
+        keep += 1;
+    }
+    let keep = keep.min(full);
+    let limit = context_shift_prompt_limit(r.num_ctx, keep);
+    Ok(Some(Cut {
+        keep: keep as usize,
+        discarded: r.tokens - limit as usize,
+        limit: limit as usize,
+    }))
+}
+
+/// `contextShiftPromptLimit`: keep `num_keep` (clamped to `[0, num_ctx -
+/// 1]`), then free about half of the rest of the context.
+pub fn context_shift_prompt_limit(num_ctx: i64, num_keep: i64) -> i64 {
+    if num_ctx <= 1 {
+        return 0;
+    }
+    let num_keep = num_keep.min(num_ctx - 1).max(0);
+    num_ctx - ((num_ctx - num_keep) / 2).max(1)
+}
+
+/// Context shift as the scheduler resolves it (`resolveContextShift`):
+/// the request's `shift` when given, else on unless the model's family is
+/// `deepseek2`.
+pub fn context_shift(shift: Option<bool>, families: &[&str]) -> bool {
+    shift.unwrap_or(!families.contains(&"deepseek2"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// llm/llama_server_test.go TestContextShiftPromptLimit.
+    #[test]
+    fn context_shift_prompt_limit_cases() {
+        for (name, num_ctx, num_keep, want) in [
+            ("small context reserves half after keep", 8, 3, 6),
+            (
+                "issue 16618 context preserves generation headroom",
+                4096,
+                4,
+                2050,
+            ),
+            ("issue 16618 with implicit BOS keep", 4096, 5, 2051),
+            ("keep is clamped below context", 8, 99, 7),
+            ("negative keep is treated as zero", 8, -1, 4),
+            ("invalid context has no prompt budget", 1, 0, 0),
+        ] {
+            assert_eq!(
+                context_shift_prompt_limit(num_ctx, num_keep),
+                want,
+                "{name}"
+            );
+        }
+    }
+
+    fn request(prompt: &str, tokens: usize, num_ctx: i64, num_keep: i64) -> Request {
+        Request {
+            prompt_bytes: prompt.len(),
+            tokens,
+            num_ctx,
+            num_keep,
+            adds_bos: false,
+            truncate: true,
+            has_media: false,
+            context_shift: true,
+        }
+    }
+
+    /// The runner cases of llm/llama_server_test.go, on the token counts the
+    /// fake `/tokenize` answers.
+    #[test]
+    fn completion_prompt_for_request_cases() {
+        let long = "long prompt ".repeat(2);
+        // TestLlamaServerCompletionRejectsPromptOverContext: 10 tokens, num_ctx 8, no shift.
+        let mut r = request(&long, 10, 8, 3);
+        r.context_shift = false;
+        assert_eq!(cut(&r), Err(PROMPT_TOO_LONG));
+        // ...AllowsPromptWithHeadroom: 7 tokens fit num_ctx - 1.
+        assert_eq!(cut(&request(&long, 7, 8, 3)), Ok(None));
+        // ...TruncatesPromptOverContext: 10 tokens -> [0 1 2] + [7 8 9].
+        let c = cut(&request(&long, 10, 8, 3)).unwrap().unwrap();
+        assert_eq!(
+            c,
+            Cut {
+                keep: 3,
+                discarded: 4,
+                limit: 6
+            }
+        );
+        let ids: Vec<usize> = (0..10).collect();
+        let kept: Vec<usize> = [&ids[..c.keep], &ids[c.keep + c.discarded..]].concat();
+        assert_eq!(kept, [0, 1, 2, 7, 8, 9]);
+        // ...AvoidsOneTokenHeadroomRegression: 5000 tokens at 4096, keep 4 + BOS.
+        let mut r = request(&"long prompt ".repeat(500), 5000, 4096, 4);
+        r.adds_bos = true;
+        let c = cut(&r).unwrap().unwrap();
+        assert_eq!((c.limit, c.keep), (2051, 5));
+        assert_eq!(c.keep + c.discarded, 2954, "first shifted token");
+    }
+
+    #[test]
+    fn what_is_never_cut() {
+        // shorter in bytes than num_ctx: not even tokenized
+        assert_eq!(cut(&request("hi", 50, 8, 3)), Ok(None));
+        let long = "x".repeat(100);
+        let mut r = request(&long, 50, 8, 3);
+        r.truncate = false;
+        assert_eq!(cut(&r), Ok(None));
+        r.truncate = true;
+        r.has_media = true;
+        assert_eq!(cut(&r), Ok(None));
+        assert_eq!(cut(&request(&long, 50, 1, 3)), Ok(None));
+        // num_keep -1 keeps everything it can: num_ctx - 1, then the limit
+        let c = cut(&request(&long, 50, 8, -1)).unwrap().unwrap();
+        assert_eq!(
+            c,
+            Cut {
+                keep: 7,
+                discarded: 43,
+                limit: 7
+            }
+        );
+    }
+
+    #[test]
+    fn context_shift_defaults() {
+        assert!(context_shift(None, &["llama"]));
+        assert!(!context_shift(None, &["deepseek2"]));
+        assert!(context_shift(Some(true), &["deepseek2"]));
+        assert!(!context_shift(Some(false), &[]));
+    }
+}
