@@ -71,8 +71,11 @@ pub struct Outcome {
     /// How the prompt came about (also after a rejection: what was decided by then).
     pub explain: Option<Explain>,
     /// With a GGUF: `prompt_eval_count` as `promptscope render --json`
-    /// reports it, or why it could not be counted.
+    /// reports it (after the runner's cut), or why it could not be counted.
     pub token_count: Option<Result<usize, String>>,
+    /// With a GGUF: the runner's second truncation stage (`num_keep`, the
+    /// cut or Ollama's context-length error).
+    pub runner: Option<ollama::runner::Figures>,
 }
 
 impl Outcome {
@@ -166,6 +169,34 @@ pub fn render_case(state: &State, today: &str) -> Result<Value, InputError> {
     Ok(Value::Object(case))
 }
 
+/// One line for the runner's second truncation stage: the options in
+/// effect, then the whole prompt evaluated, the kept and dropped token
+/// ranges, or Ollama's error.
+pub fn runner_summary(f: &ollama::runner::Figures) -> String {
+    let head = format!(
+        "num_ctx {}, num_keep {}, context shift {}",
+        f.num_ctx,
+        f.num_keep,
+        if f.context_shift { "on" } else { "off" }
+    );
+    if let Some(e) = &f.error {
+        return format!("{head}: {} tokens do not fit: {e}", f.tokens);
+    }
+    match f.cut {
+        None => format!("{head}: all {} tokens evaluated", f.tokens),
+        Some(c) => format!(
+            "{head}: tokens 0–{} and {}–{} kept, {}–{} dropped ({} tokens); {} evaluated",
+            c.keep,
+            c.keep + c.discarded,
+            f.tokens,
+            c.keep,
+            c.keep + c.discarded,
+            c.discarded,
+            c.limit
+        ),
+    }
+}
+
 /// Renders `state` as Ollama would. `today` (`YYYY-MM-DD`) is the date
 /// used when the state sets none; the browser passes its own.
 pub fn run(state: &State, today: &str) -> Outcome {
@@ -197,20 +228,32 @@ pub fn run_with(state: &State, today: &str, gguf: Option<&Gguf>) -> Outcome {
     let counter = gguf.filter(|g| g.has_vocab());
     match case.render(counter.map(|g| g as &dyn TokenCounter)) {
         Ok(r) => {
-            let token_count = counter.zip(r.prompt.as_deref()).map(|(g, p)| {
+            let leading_bos = r.explain.leading_bos.as_deref();
+            let runner = counter.zip(r.prompt.as_deref()).map(|(g, p)| {
+                g.runner(
+                    &case.request,
+                    &case.model.family,
+                    p,
+                    leading_bos,
+                    r.image_count > 0,
+                )
+            });
+            let token_count = runner.as_ref().map(|f| {
                 let images = if case.model.has_projector {
                     768 * r.image_count
                 } else {
                     0
                 };
-                g.prompt_eval_count(p, r.explain.leading_bos.as_deref())
-                    .map(|n| n + images)
+                f.as_ref()
+                    .map(|f| f.evaluated() + images)
+                    .map_err(Clone::clone)
             });
             Outcome {
                 prompt: r.prompt,
                 image_count: r.image_count,
                 explain: Some(r.explain),
                 token_count,
+                runner: runner.and_then(Result::ok),
                 ..Outcome::default()
             }
         }
@@ -406,5 +449,52 @@ mod tests {
             .unwrap();
         assert_eq!(t.num_ctx, 8);
         assert!(t.first_kept > 0);
+    }
+
+    #[test]
+    fn a_gguf_shows_the_runners_cut_of_a_prompt_still_too_long() {
+        let g = crate::gguf::corpus_llama3();
+        let mut s = crate::examples::by_id("llama3").unwrap().state();
+        let out = run_with(&s, TODAY, Some(&g));
+        let f = out.runner.unwrap();
+        assert_eq!((f.num_ctx, f.num_keep, f.cut), (4096, 4, None));
+        assert_eq!(out.token_count.unwrap().unwrap(), f.tokens);
+
+        // One long message cannot be dropped: the runner keeps num_keep
+        // tokens and the BOS Llama 3 adds, then the tail.
+        let words: Vec<String> = (0..300).map(|i| format!("w{i}")).collect();
+        s.request = json!({"model": "m", "options": {"num_ctx": 64},
+            "messages": [{"role": "user", "content": words.join(" ")}]})
+        .to_string();
+        let out = run_with(&s, TODAY, Some(&g));
+        let f = out.runner.unwrap();
+        let cut = f.cut.unwrap();
+        assert_eq!(cut.keep, 5);
+        // 64 - (64 - 5) / 2 = 35 tokens evaluated: prompt_eval_count.
+        assert_eq!(cut.limit, 35);
+        assert_eq!(cut.keep + cut.discarded + (cut.limit - cut.keep), f.tokens);
+        assert_eq!(out.token_count.unwrap().unwrap(), 35);
+        assert_eq!(
+            runner_summary(&f),
+            format!(
+                "num_ctx 64, num_keep 4, context shift on: tokens 0–5 and {}–{} kept, 5–{} dropped ({} tokens); 35 evaluated",
+                f.tokens - 30,
+                f.tokens,
+                f.tokens - 30,
+                f.tokens - 35
+            )
+        );
+        let ex = out.explain.unwrap();
+        assert_eq!(ex.truncation.unwrap().first_kept, 0);
+
+        // Context shift off: Ollama's error, and the whole count.
+        s.request = json!({"model": "m", "options": {"num_ctx": 64}, "shift": false,
+            "messages": [{"role": "user", "content": words.join(" ")}]})
+        .to_string();
+        let out = run_with(&s, TODAY, Some(&g));
+        let f = out.runner.unwrap();
+        assert_eq!(f.error.as_deref(), Some(ollama::runner::PROMPT_TOO_LONG));
+        assert!(runner_summary(&f).starts_with("num_ctx 64, num_keep 4, context shift off: "));
+        assert_eq!(out.token_count.unwrap().unwrap(), f.tokens);
     }
 }

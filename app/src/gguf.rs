@@ -150,17 +150,48 @@ impl Gguf {
         m.gguf = Some(self.facts());
     }
 
-    /// The prompt as llama-server receives it (a renderer's leading BOS
-    /// removed when Ollama's tokenizer adds one).
-    fn sent<'a>(&self, prompt: &'a str, leading_bos: Option<&str>) -> &'a str {
-        let adds_bos = ollama::server::tokenizer_adds_bos(
+    /// Ollama's `tokenizerAddsBOS()` for this file.
+    fn adds_bos(&self) -> bool {
+        ollama::server::tokenizer_adds_bos(
             self.file.get_str("tokenizer.ggml.pre").unwrap_or(""),
             self.file.get_str("tokenizer.ggml.model").unwrap_or(""),
             self.file
                 .get("tokenizer.ggml.add_bos_token")
                 .and_then(|v| v.as_bool()),
-        );
-        ollama::server::completion_prompt(prompt, leading_bos, adds_bos)
+        )
+    }
+
+    /// The prompt as llama-server receives it (a renderer's leading BOS
+    /// removed when Ollama's tokenizer adds one).
+    fn sent<'a>(&self, prompt: &'a str, leading_bos: Option<&str>) -> &'a str {
+        ollama::server::completion_prompt(prompt, leading_bos, self.adds_bos())
+    }
+
+    /// The runner's second truncation stage for this prompt (as
+    /// `promptscope render --json`'s `runner`): the request's options, the
+    /// model's `family` (else the file's architecture), the prompt's tokens.
+    pub fn runner(
+        &self,
+        request: &serde_json::Value,
+        family: &str,
+        prompt: &str,
+        leading_bos: Option<&str>,
+        has_media: bool,
+    ) -> Result<ollama::runner::Figures, String> {
+        let tokens = self.prompt_eval_count(prompt, leading_bos)?;
+        let family = if family.is_empty() {
+            self.file.architecture().unwrap_or("")
+        } else {
+            family
+        };
+        Ok(ollama::runner::for_request(
+            request,
+            family,
+            self.sent(prompt, leading_bos),
+            tokens,
+            self.adds_bos(),
+            has_media,
+        ))
     }
 
     /// `prompt_eval_count`, as `promptscope render --json` computes it

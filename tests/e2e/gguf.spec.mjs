@@ -89,6 +89,25 @@ describe('GGUF', () => {
       assert.deepEqual(costs.map(Number), cut.explain.message_tokens);
       console.log(`# num_ctx 30: ${dropped} message(s) dropped, costs ${costs.join(' ')}`);
 
+      // The runner's cut: a last message longer than num_ctx cannot be
+      // dropped, so llama-server keeps num_keep tokens and the tail; the
+      // count is what it evaluates, as the CLI reports.
+      body.messages = [{ role: 'user', content: Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ') }];
+      body.options = { num_ctx: 64 };
+      await app.setRequest(body);
+      const runnerRow = app.page.getByTestId('explain-runner');
+      await eventually(async () => assert.match(await runnerRow.textContent(), /dropped/));
+      const shifted = await cliRender(app);
+      const [from, to] = shifted.runner.cut.dropped;
+      assert.equal(
+        await runnerRow.textContent(),
+        `num_ctx 64, num_keep 4, context shift on: tokens 0–${from} and ${to}–${shifted.runner.tokens} kept, ` +
+          `${from}–${to} dropped (${to - from} tokens); ${shifted.runner.cut.tokens_after} evaluated`,
+      );
+      assert.equal(shifted.prompt_eval_count, shifted.runner.cut.tokens_after);
+      assert.equal(await tokenCount(app), shifted.prompt_eval_count);
+      console.log(`# num_ctx 64, one ${shifted.runner.tokens}-token message: tokens ${from}–${to} dropped by the runner`);
+
       // A corrupt file: the error names the offset.
       await app.page.getByTestId('gguf-input').setInputFiles({
         name: 'broken.gguf',

@@ -132,6 +132,14 @@ pub fn ExplainPane() -> impl IntoView {
                 .unwrap_or_default()
         })
     });
+    // The runner's second stage (with a GGUF).
+    let runner = Memo::new(move |_| {
+        store.outcome.with(|o| {
+            o.runner
+                .as_ref()
+                .map(promptscope_app::engine::runner_summary)
+        })
+    });
     let rejection = Memo::new(move |_| {
         store
             .outcome
@@ -262,6 +270,14 @@ pub fn ExplainPane() -> impl IntoView {
                     facts
                         .with(|f| f.truncation.clone())
                         .map(|t| view! { <dt>{store.t("explain.truncation")}</dt> <dd>{t}</dd> })
+                }}
+                {move || {
+                    runner.get().map(|t| {
+                        view! {
+                            <dt>{store.t("explain.runner")}</dt>
+                            <dd data-testid="explain-runner">{t}</dd>
+                        }
+                    })
                 }}
             </dl>
             {move || {

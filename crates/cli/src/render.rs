@@ -69,10 +69,9 @@ impl Gguf {
         )
     }
 
-    /// The runner's second truncation stage (`ollama::runner::cut`) for
-    /// a prompt of `tokens` tokens: the options in effect (`num_ctx` and
-    /// `num_keep` from the request, else Ollama's 4096 and 4), and the kept
-    /// and dropped token ranges, or the error Ollama answers.
+    /// The runner's second truncation stage (`ollama::runner`) for a
+    /// prompt of `tokens` tokens: the options in effect, and the kept and
+    /// dropped token ranges, or the error Ollama answers.
     fn runner_figures(
         &self,
         case: &RenderCase,
@@ -81,45 +80,34 @@ impl Gguf {
         tokens: usize,
         has_media: bool,
     ) -> Json {
-        let req = &case.request;
-        let option = |k: &str| req["options"].get(k).and_then(Json::as_f64);
-        let num_ctx = option("num_ctx").filter(|n| *n > 0.0).unwrap_or(4096.0) as i64;
-        let num_keep = option("num_keep").unwrap_or(4.0) as i64;
         let family = if case.model.family.is_empty() {
             self.file.architecture().unwrap_or("")
         } else {
             case.model.family.as_str()
         };
-        let context_shift = ollama::runner::context_shift(req["shift"].as_bool(), &[family]);
         let adds_bos = self.adds_bos();
         let completion = ollama::server::completion_prompt(prompt, leading_bos, adds_bos);
-        let r = ollama::runner::Request {
-            prompt_bytes: completion.len(),
+        let f = ollama::runner::for_request(
+            &case.request,
+            family,
+            completion,
             tokens,
-            num_ctx,
-            num_keep,
             adds_bos,
-            truncate: req["truncate"].as_bool() != Some(false),
             has_media,
-            context_shift,
-        };
+        );
         let mut out = json!({
-            "num_ctx": num_ctx,
-            "num_keep": num_keep,
-            "context_shift": context_shift,
-            "tokens": tokens,
-            "cut": null,
+            "num_ctx": f.num_ctx,
+            "num_keep": f.num_keep,
+            "context_shift": f.context_shift,
+            "tokens": f.tokens,
+            "cut": f.cut.map(|c| json!({
+                "kept": [0, c.keep],
+                "dropped": [c.keep, c.keep + c.discarded],
+                "tokens_after": c.limit,
+            })),
         });
-        match ollama::runner::cut(&r) {
-            Ok(None) => {}
-            Ok(Some(c)) => {
-                out["cut"] = json!({
-                    "kept": [0, c.keep],
-                    "dropped": [c.keep, c.keep + c.discarded],
-                    "tokens_after": c.limit,
-                })
-            }
-            Err(message) => out["error"] = json!(message),
+        if let Some(e) = f.error {
+            out["error"] = json!(e);
         }
         out
     }

@@ -36,7 +36,7 @@ pub struct Request {
 }
 
 /// A cut: tokens `[keep, keep + discarded)` are dropped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Cut {
     /// Tokens kept at the front.
     pub keep: usize,
@@ -92,6 +92,75 @@ pub fn context_shift_prompt_limit(num_ctx: i64, num_keep: i64) -> i64 {
 /// `deepseek2`.
 pub fn context_shift(shift: Option<bool>, families: &[&str]) -> bool {
     shift.unwrap_or(!families.contains(&"deepseek2"))
+}
+
+/// The runner's stage for one request, as Promptscope shows it: the
+/// options in effect and what happens to the prompt's tokens.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Figures {
+    /// `num_ctx` (the request's option, else Ollama's 4096).
+    pub num_ctx: i64,
+    /// `num_keep` (the request's option, else Ollama's 4).
+    pub num_keep: i64,
+    /// Context shift as resolved for the request and model.
+    pub context_shift: bool,
+    /// The prompt's tokens before the cut.
+    pub tokens: usize,
+    /// The cut, when the prompt is too long and context shift is on.
+    pub cut: Option<Cut>,
+    /// Ollama's error, when the prompt is too long and context shift is off.
+    pub error: Option<String>,
+}
+
+impl Figures {
+    /// The tokens llama-server evaluates (`prompt_n` without a cache).
+    pub fn evaluated(&self) -> usize {
+        self.cut.map_or(self.tokens, |c| c.limit)
+    }
+}
+
+/// [`cut`] for a request body (its `options.num_ctx`, `options.num_keep`,
+/// `truncate` and `shift`), a model of `family`, and the prompt as sent to
+/// llama-server (`completion`, after Ollama's leading-BOS rule) of `tokens`
+/// tokens.
+pub fn for_request(
+    request: &serde_json::Value,
+    family: &str,
+    completion: &str,
+    tokens: usize,
+    adds_bos: bool,
+    has_media: bool,
+) -> Figures {
+    let option = |k: &str| {
+        request["options"]
+            .get(k)
+            .and_then(serde_json::Value::as_f64)
+    };
+    let num_ctx = option("num_ctx").filter(|n| *n > 0.0).unwrap_or(4096.0) as i64;
+    let num_keep = option("num_keep").unwrap_or(4.0) as i64;
+    let context_shift = context_shift(request["shift"].as_bool(), &[family]);
+    let r = Request {
+        prompt_bytes: completion.len(),
+        tokens,
+        num_ctx,
+        num_keep,
+        adds_bos,
+        truncate: request["truncate"].as_bool() != Some(false),
+        has_media,
+        context_shift,
+    };
+    let (cut, error) = match cut(&r) {
+        Ok(c) => (c, None),
+        Err(e) => (None, Some(e.to_string())),
+    };
+    Figures {
+        num_ctx,
+        num_keep,
+        context_shift,
+        tokens,
+        cut,
+        error,
+    }
 }
 
 #[cfg(test)]
@@ -189,6 +258,28 @@ mod tests {
                 limit: 7
             }
         );
+    }
+
+    #[test]
+    fn figures_from_a_request_body() {
+        let long = "x".repeat(100);
+        let req = serde_json::json!({"options": {"num_ctx": 8, "num_keep": 3}});
+        let f = for_request(&req, "llama", &long, 10, false, false);
+        assert_eq!((f.num_ctx, f.num_keep, f.context_shift), (8, 3, true));
+        assert_eq!(
+            f.cut,
+            Some(Cut {
+                keep: 3,
+                discarded: 4,
+                limit: 6
+            })
+        );
+        assert_eq!(f.evaluated(), 6);
+        let f = for_request(&req, "deepseek2", &long, 10, false, false);
+        assert_eq!((f.cut, f.error.as_deref()), (None, Some(PROMPT_TOO_LONG)));
+        assert_eq!(f.evaluated(), 10);
+        let f = for_request(&serde_json::json!({}), "llama", &long, 10, true, false);
+        assert_eq!((f.num_ctx, f.num_keep, f.cut), (4096, 4, None));
     }
 
     #[test]
