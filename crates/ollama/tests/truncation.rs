@@ -14,6 +14,15 @@ impl TokenCounter for Words {
     }
 }
 
+/// The date and the word counter every case uses.
+fn settings() -> Settings<'static> {
+    Settings {
+        date: Date::new(2026, 11, 30),
+        tokenizer: Some(&Words),
+        ..Settings::default()
+    }
+}
+
 fn model() -> Model {
     Model {
         name: "demo".into(),
@@ -23,11 +32,7 @@ fn model() -> Model {
 }
 
 fn run(messages: serde_json::Value, num_ctx: usize) -> (String, ollama::server::Explain) {
-    let settings = Settings {
-        date: Date::new(2026, 11, 30),
-        tokenizer: Some(&Words),
-        ..Settings::default()
-    };
+    let settings = settings();
     let req = json!({"model": "demo", "messages": messages, "options": {"num_ctx": num_ctx}});
     let r = render(Endpoint::Chat, &model(), &req, &settings).unwrap();
     (r.prompt.unwrap(), r.explain)
@@ -87,11 +92,7 @@ fn the_last_message_always_stays() {
 
 #[test]
 fn truncate_false_keeps_everything() {
-    let settings = Settings {
-        date: Date::new(2026, 11, 30),
-        tokenizer: Some(&Words),
-        ..Settings::default()
-    };
+    let settings = settings();
     let req = json!({"model": "demo", "messages": conversation(), "options": {"num_ctx": 1}, "truncate": false});
     let r = render(Endpoint::Chat, &model(), &req, &settings).unwrap();
     assert!(r
@@ -103,11 +104,7 @@ fn truncate_false_keeps_everything() {
 
 #[test]
 fn images_cost_768_tokens_with_a_projector() {
-    let settings = Settings {
-        date: Date::new(2026, 11, 30),
-        tokenizer: Some(&Words),
-        ..Settings::default()
-    };
+    let settings = settings();
     let mut m = model();
     m.has_projector = true;
     let msgs = json!([
@@ -141,11 +138,7 @@ fn native_model() -> Model {
 }
 
 fn run_native(m: &Model, endpoint: Endpoint, req: serde_json::Value) -> ollama::server::Rendered {
-    let settings = Settings {
-        date: Date::new(2026, 11, 30),
-        tokenizer: Some(&Words),
-        ..Settings::default()
-    };
+    let settings = settings();
     render(endpoint, m, &req, &settings).unwrap()
 }
 
