@@ -76,6 +76,15 @@ pub struct Outcome {
     /// With a GGUF: the runner's second truncation stage (`num_keep`, the
     /// cut or Ollama's context-length error).
     pub runner: Option<ollama::runner::Figures>,
+    /// With a GGUF, in a chat with an earlier reply: what llama-server's
+    /// KV cache reuses from the previous turn (or why it cannot be said).
+    pub cache: Option<Result<ollama::cache::TurnView, String>>,
+    /// With a GGUF and the runner's cut: the dropped bytes of the prompt
+    /// as sent, `[start, end)`, where the tokens' pieces spell it.
+    pub cut_bytes: Option<(usize, usize)>,
+    /// The byte of the prompt where the previous turn's cache stops
+    /// matching, where the tokens' pieces spell it.
+    pub cache_break: Option<usize>,
 }
 
 impl Outcome {
@@ -197,6 +206,47 @@ pub fn runner_summary(f: &ollama::runner::Figures) -> String {
     }
 }
 
+/// The bytes of the prompt (as sent) that the runner's cut drops.
+fn cut_bytes(g: &Gguf, s: &ollama::cache::Seen) -> Option<(usize, usize)> {
+    use ollama::cache::PromptTokens;
+    let c = s.runner.cut?;
+    let pieces: Vec<Vec<u8>> = s.all.iter().map(|&id| g.piece(id)).collect();
+    let refs: Vec<&[u8]> = pieces.iter().map(Vec::as_slice).collect();
+    let o = ollama::cache::piece_offsets(&s.sent, &refs)?;
+    Some((o[c.keep], o[c.keep + c.discarded]))
+}
+
+/// The length of the prompt as sent (a suffix of the rendered prompt).
+fn seen_len(seen: &Option<Result<ollama::cache::Seen, String>>) -> usize {
+    seen.as_ref()
+        .and_then(|s| s.as_ref().ok())
+        .map_or(0, |s| s.sent.len())
+}
+
+/// One line for the cache view: what llama-server reuses of the previous
+/// turn, and where and why it stops.
+pub fn cache_summary(t: &ollama::cache::TurnView) -> String {
+    let r = &t.reuse;
+    let head = format!(
+        "{} of {} tokens reused from the previous turn (reply: message {}), {} evaluated; prompt_eval_count {}",
+        r.cache_n,
+        r.tokens,
+        t.reply,
+        r.prompt_n,
+        r.prompt_eval_count()
+    );
+    match &t.first_difference {
+        None => format!("{head}. {}", t.why.cause),
+        Some(d) => format!(
+            "{head}. First difference at token {} ({:?} in the cache, {:?} now): {}",
+            d.token,
+            d.held.as_ref().map_or("", |h| h.1.as_str()),
+            d.new.1,
+            t.why.cause
+        ),
+    }
+}
+
 /// Renders `state` as Ollama would. `today` (`YYYY-MM-DD`) is the date
 /// used when the state sets none; the browser passes its own.
 pub fn run(state: &State, today: &str) -> Outcome {
@@ -228,32 +278,40 @@ pub fn run_with(state: &State, today: &str, gguf: Option<&Gguf>) -> Outcome {
     let counter = gguf.filter(|g| g.has_vocab());
     match case.render(counter.map(|g| g as &dyn TokenCounter)) {
         Ok(r) => {
-            let leading_bos = r.explain.leading_bos.as_deref();
-            let runner = counter.zip(r.prompt.as_deref()).map(|(g, p)| {
-                g.runner(
-                    &case.request,
-                    &case.model.family,
-                    p,
-                    leading_bos,
-                    r.image_count > 0,
-                )
-            });
-            let token_count = runner.as_ref().map(|f| {
+            let seen = counter
+                .zip(r.prompt.as_deref())
+                .map(|(g, p)| g.seen(&case, &r, p));
+            let token_count = seen.as_ref().map(|f| {
                 let images = if case.model.has_projector {
                     768 * r.image_count
                 } else {
                     0
                 };
                 f.as_ref()
-                    .map(|f| f.evaluated() + images)
+                    .map(|f| f.runner.evaluated() + images)
                     .map_err(Clone::clone)
+            });
+            let cache = counter.and_then(|g| {
+                let &(reply, end) = ollama::cache::turns(&case).last()?;
+                Some(ollama::cache::turn(&case, reply, end, g))
+            });
+            let full = r.prompt.as_ref().map_or(0, String::len);
+            let cut_bytes = counter
+                .zip(seen.as_ref().and_then(|s| s.as_ref().ok()))
+                .and_then(|(g, s)| cut_bytes(g, s))
+                .map(|(a, b)| (a + full - seen_len(&seen), b + full - seen_len(&seen)));
+            let cache_break = cache.as_ref().and_then(|c| c.as_ref().ok()).and_then(|t| {
+                Some(t.first_difference.as_ref()?.byte? + full.saturating_sub(t.prompt.len()))
             });
             Outcome {
                 prompt: r.prompt,
                 image_count: r.image_count,
                 explain: Some(r.explain),
                 token_count,
-                runner: runner.and_then(Result::ok),
+                runner: seen.and_then(Result::ok).map(|s| s.runner),
+                cache,
+                cut_bytes,
+                cache_break,
                 ..Outcome::default()
             }
         }
@@ -434,7 +492,12 @@ mod tests {
         let out = run_with(&s, TODAY, Some(&g));
         let prompt = out.prompt.clone().unwrap();
         let n = out.token_count.clone().unwrap().unwrap();
-        assert_eq!(n, g.prompt_eval_count(&prompt, None).unwrap());
+        assert_eq!(
+            n,
+            ollama::cache::PromptTokens::prompt_tokens(&g, &prompt)
+                .unwrap()
+                .len()
+        );
         let ex = out.explain.unwrap();
         assert_eq!(ex.message_tokens.len(), ex.messages.len());
         assert!(run(&s, TODAY).token_count.is_none());
@@ -449,6 +512,44 @@ mod tests {
             .unwrap();
         assert_eq!(t.num_ctx, 8);
         assert!(t.first_kept > 0);
+    }
+
+    #[test]
+    fn the_cut_is_marked_and_the_cache_view_follows_the_last_turn() {
+        let g = crate::gguf::corpus_llama3();
+        let mut s = crate::examples::by_id("llama3").unwrap().state();
+        let words: Vec<String> = (0..300).map(|i| format!("w{i}")).collect();
+        s.request = json!({"model": "m", "options": {"num_ctx": 64},
+            "messages": [{"role": "user", "content": words.join(" ")}]})
+        .to_string();
+        let out = run_with(&s, TODAY, Some(&g));
+        let (a, b) = out.cut_bytes.unwrap();
+        let prompt = out.prompt.unwrap();
+        // the dropped bytes are inside the long message
+        assert!(
+            a < b && words.join(" ").contains(prompt[a..b].trim()),
+            "{a}..{b}"
+        );
+        assert!(out.cache.is_none());
+
+        s.request = json!({"model": "m", "messages": [
+            {"role": "user", "content": "Hi"},
+            {"role": "assistant", "content": "Hello! How can I help?"},
+            {"role": "user", "content": "Tell me a joke"}]})
+        .to_string();
+        let out = run_with(&s, TODAY, Some(&g));
+        let t = out.cache.unwrap().unwrap();
+        assert_eq!(t.reply, 1);
+        assert!(t.reuse.cache_n > t.previous_tokens, "{t:?}");
+        assert_eq!(
+            t.reuse.prompt_eval_count(),
+            out.token_count.unwrap().unwrap()
+        );
+        assert!(cache_summary(&t).starts_with(&format!(
+            "{} of {} tokens reused from the previous turn (reply: message 1), {} evaluated",
+            t.reuse.cache_n, t.reuse.tokens, t.reuse.prompt_n
+        )));
+        assert!(out.cut_bytes.is_none());
     }
 
     #[test]

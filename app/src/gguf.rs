@@ -35,6 +35,31 @@ impl TokenCounter for Gguf {
     }
 }
 
+impl ollama::cache::PromptTokens for Gguf {
+    fn prompt_tokens(&self, completion: &str) -> Result<Vec<u32>, String> {
+        self.vocab()?
+            .tokenize(completion, true, true)
+            .map_err(|e| e.message().to_string())
+    }
+    fn text_tokens(&self, text: &str) -> Result<Vec<u32>, String> {
+        self.vocab()?
+            .tokenize(text, false, true)
+            .map_err(|e| e.message().to_string())
+    }
+    fn piece(&self, id: u32) -> Vec<u8> {
+        self.vocab()
+            .ok()
+            .and_then(|v| v.token_to_piece(id, 0, true))
+            .unwrap_or_default()
+    }
+    fn adds_bos(&self) -> bool {
+        Gguf::adds_bos(self)
+    }
+    fn architecture(&self) -> &str {
+        self.file.architecture().unwrap_or("")
+    }
+}
+
 /// One metadata row.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MetaRow {
@@ -167,43 +192,16 @@ impl Gguf {
         ollama::server::completion_prompt(prompt, leading_bos, self.adds_bos())
     }
 
-    /// The runner's second truncation stage for this prompt (as
-    /// `promptscope render --json`'s `runner`): the request's options, the
-    /// model's `family` (else the file's architecture), the prompt's tokens.
-    pub fn runner(
+    /// What the model sees of this rendered prompt (as `promptscope
+    /// render --json`): its tokens and the runner's stage (`num_keep`, the
+    /// cut or Ollama's error; llama-server's own refusal in native mode).
+    pub fn seen(
         &self,
-        request: &serde_json::Value,
-        family: &str,
+        case: &RenderCase,
+        r: &ollama::server::Rendered,
         prompt: &str,
-        leading_bos: Option<&str>,
-        has_media: bool,
-    ) -> Result<ollama::runner::Figures, String> {
-        let tokens = self.prompt_eval_count(prompt, leading_bos)?;
-        let family = if family.is_empty() {
-            self.file.architecture().unwrap_or("")
-        } else {
-            family
-        };
-        Ok(ollama::runner::for_request(
-            request,
-            family,
-            self.sent(prompt, leading_bos),
-            tokens,
-            self.adds_bos(),
-            has_media,
-        ))
-    }
-
-    /// `prompt_eval_count`, as `promptscope render --json` computes it
-    /// (images not counted).
-    pub fn prompt_eval_count(
-        &self,
-        prompt: &str,
-        leading_bos: Option<&str>,
-    ) -> Result<usize, String> {
-        self.vocab()?
-            .prompt_eval_count(self.sent(prompt, leading_bos))
-            .map_err(|e| e.message().to_string())
+    ) -> Result<ollama::cache::Seen, String> {
+        ollama::cache::seen(case, r, prompt, self)
     }
 
     /// The prompt's tokens as llama-server tokenizes it: `(id, piece)`.

@@ -221,8 +221,66 @@ pub fn backdrop_html(text: &str, pos: Option<Pos>) -> String {
     out
 }
 
+/// [`prompt_html`] with two marks in the text: the bytes the runner's cut
+/// drops (`cut`, `[start, end)`) in a `prompt-cut` span, and where the
+/// previous turn's KV cache stops matching (`cache_break`) as an empty
+/// `cache-break` mark. Offsets are bytes of `text`; one that is not on a
+/// character boundary, or past the end, is left out.
+pub fn marked_prompt_html(
+    text: &str,
+    show_whitespace: bool,
+    cut: Option<(usize, usize)>,
+    cache_break: Option<usize>,
+) -> (String, usize) {
+    let ok = |b: usize| b <= text.len() && text.is_char_boundary(b);
+    let mut points: Vec<(usize, &str)> = Vec::new();
+    if let Some((a, b)) = cut.filter(|&(a, b)| a < b && ok(a) && ok(b)) {
+        points.push((a, "<span class=\"prompt-cut\" data-testid=\"prompt-cut\">"));
+        points.push((b, "</span>"));
+    }
+    if let Some(b) = cache_break.filter(|&b| ok(b)) {
+        points.push((
+            b,
+            "<mark class=\"cache-break\" data-testid=\"cache-break\" title=\"the previous turn's KV cache stops matching here\"></mark>",
+        ));
+    }
+    if points.is_empty() {
+        return prompt_html(text, show_whitespace);
+    }
+    // a span's end before a mark at the same byte, its start after
+    points.sort_by_key(|&(b, m)| (b, m.starts_with("<span")));
+    let mut out = String::new();
+    let mut specials = 0;
+    let mut at = 0;
+    for (b, m) in points {
+        let (h, n) = prompt_html(&text[at..b], show_whitespace);
+        out.push_str(&h);
+        out.push_str(m);
+        specials += n;
+        at = b;
+    }
+    let (h, n) = prompt_html(&text[at..], show_whitespace);
+    out.push_str(&h);
+    (out, specials + n)
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn marks_the_cut_and_the_cache_break() {
+        let (h, n) = super::marked_prompt_html("a<|im_end|>bcdef", false, Some((12, 14)), Some(1));
+        assert_eq!(n, 1);
+        assert_eq!(
+            h,
+            "a<mark class=\"cache-break\" data-testid=\"cache-break\" title=\"the previous turn's KV cache stops matching here\"></mark><span class=\"tok\">&lt;|im_end|&gt;</span>b<span class=\"prompt-cut\" data-testid=\"prompt-cut\">cd</span>ef"
+        );
+        // off a character boundary: left out
+        assert_eq!(
+            super::marked_prompt_html("é", false, Some((1, 2)), None),
+            super::prompt_html("é", false)
+        );
+    }
+
     use super::*;
 
     fn strip_tags(html: &str) -> String {

@@ -252,6 +252,7 @@ const CATALOGUE: &[Entry] = &[
     ("explain.renames", "Tool renames", "Herramientas renombradas", "Переименованные инструменты"),
     ("explain.truncation", "Truncation", "Recorte", "Усечение"),
     ("explain.runner", "Runner's cut", "Corte del runner", "Обрезка в раннере"),
+    ("explain.cache", "KV cache from the previous turn", "Caché KV del turno anterior", "KV-кэш предыдущего хода"),
     ("explain.rejection", "Ollama rejects the request (HTTP {status})", "Ollama rechaza la petición (HTTP {status})", "Ollama отклоняет запрос (HTTP {status})"),
     ("explain.messages", "Messages on their way in", "Los mensajes por el camino", "Что стало с сообщениями"),
     ("explain.no_messages", "No messages were rendered.", "No se renderizó ningún mensaje.", "Сообщения не выводились."),

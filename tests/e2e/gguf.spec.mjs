@@ -4,28 +4,16 @@
 // case, the token view, the metadata pane, the truncation preview and a
 // corrupt file's error with its offset.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import { eventually } from './support/app-page.mjs';
+import { cliRender } from './support/cli-render.mjs';
 import { anyGguf, cli as cliBinary } from './support/fixtures.mjs';
 import { TEST_TIMEOUT, useAppServer, withApp } from './support/harness.mjs';
 
 const server = useAppServer();
 
-/** Exports the app's state (a render case) and runs it through the CLI with the GGUF. */
-async function cliRender(app) {
-  const [download] = await Promise.all([
-    app.page.waitForEvent('download'),
-    app.page.getByTestId('export-button').click(),
-  ]);
-  const exported = JSON.parse(await readFile(await download.path(), 'utf8'));
-  exported.model.gguf = anyGguf();
-  const out = execFileSync(cliBinary(), ['render', '--json', '-'], { input: JSON.stringify(exported) });
-  return JSON.parse(out.toString('utf8'));
-}
 
 async function tokenCount(app) {
   const text = await app.tokenCount.textContent();

@@ -140,6 +140,18 @@ pub fn ExplainPane() -> impl IntoView {
                 .map(promptscope_app::engine::runner_summary)
         })
     });
+    // What llama-server's cache reuses from the previous turn.
+    let cache = Memo::new(move |_| {
+        store.outcome.with(|o| {
+            o.cache.as_ref().map(|c| match c {
+                Ok(t) => (
+                    promptscope_app::engine::cache_summary(t),
+                    t.assumption.clone(),
+                ),
+                Err(e) => (e.clone(), String::new()),
+            })
+        })
+    });
     let rejection = Memo::new(move |_| {
         store
             .outcome
@@ -276,6 +288,14 @@ pub fn ExplainPane() -> impl IntoView {
                         view! {
                             <dt>{store.t("explain.runner")}</dt>
                             <dd data-testid="explain-runner">{t}</dd>
+                        }
+                    })
+                }}
+                {move || {
+                    cache.get().map(|(t, assumption)| {
+                        view! {
+                            <dt>{store.t("explain.cache")}</dt>
+                            <dd data-testid="explain-cache" title=assumption>{t}</dd>
                         }
                     })
                 }}

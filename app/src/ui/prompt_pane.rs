@@ -39,8 +39,10 @@ pub fn PromptPane(
             el.set_inner_html(&html);
             return;
         }
+        let marks = store.outcome.with(|o| (o.cut_bytes, o.cache_break));
         prompt.with(|p| {
-            let (html, n) = highlight::prompt_html(displayed(p.as_deref().unwrap_or("")), show);
+            let text = displayed(p.as_deref().unwrap_or(""));
+            let (html, n) = highlight::marked_prompt_html(text, show, marks.0, marks.1);
             el.set_inner_html(&html);
             specials.set(n);
         });

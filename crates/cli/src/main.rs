@@ -12,6 +12,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod cache;
 mod exec;
 mod generate;
 mod gguf;
@@ -45,6 +46,8 @@ enum Command {
     Tokenize(tokenize::Args),
     /// Render a case, run the model, write Ollama's NDJSON response chunks
     Generate(generate::Args),
+    /// What llama-server's KV cache reuses, turn by turn, for chat cases
+    Cache(cache::Args),
 }
 
 /// A failure that maps to an exit code.
@@ -88,6 +91,7 @@ fn run(command: Command) -> Result<(), Failure> {
         Command::Gguf(args) => gguf::run(args),
         Command::Tokenize(args) => tokenize::run(args),
         Command::Generate(args) => generate::run(args),
+        Command::Cache(args) => cache::run(args),
     }
 }
 

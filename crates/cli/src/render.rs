@@ -69,32 +69,10 @@ impl Gguf {
         )
     }
 
-    /// The runner's second truncation stage (`ollama::runner`) for a
-    /// prompt of `tokens` tokens: the options in effect, and the kept and
-    /// dropped token ranges, or the error Ollama answers.
-    fn runner_figures(
-        &self,
-        case: &RenderCase,
-        prompt: &str,
-        leading_bos: Option<&str>,
-        tokens: usize,
-        has_media: bool,
-    ) -> Json {
-        let family = if case.model.family.is_empty() {
-            self.file.architecture().unwrap_or("")
-        } else {
-            case.model.family.as_str()
-        };
-        let adds_bos = self.adds_bos();
-        let completion = ollama::server::completion_prompt(prompt, leading_bos, adds_bos);
-        let f = ollama::runner::for_request(
-            &case.request,
-            family,
-            completion,
-            tokens,
-            adds_bos,
-            has_media,
-        );
+    /// The runner's second truncation stage (`ollama::runner`) as JSON:
+    /// the options in effect, and the kept and dropped token ranges, or the
+    /// error Ollama answers.
+    fn runner_json(f: &ollama::runner::Figures) -> Json {
         let mut out = json!({
             "num_ctx": f.num_ctx,
             "num_keep": f.num_keep,
@@ -106,21 +84,58 @@ impl Gguf {
                 "tokens_after": c.limit,
             })),
         });
-        if let Some(e) = f.error {
+        if let Some(e) = &f.error {
             out["error"] = json!(e);
         }
         out
     }
+}
 
-    /// `prompt_eval_count`: the prompt as llama-server tokenizes it for
-    /// generation (Ollama's leading-BOS rule, then BOS added if the vocab
-    /// adds it, special tokens parsed).
-    fn prompt_eval_count(&self, prompt: &str, leading_bos: Option<&str>) -> Result<usize, String> {
-        let p = ollama::server::completion_prompt(prompt, leading_bos, self.adds_bos());
+impl ollama::cache::PromptTokens for Gguf {
+    fn prompt_tokens(&self, completion: &str) -> Result<Vec<u32>, String> {
         self.vocab
-            .prompt_eval_count(p)
+            .tokenize(completion, true, true)
             .map_err(|e| e.message().to_string())
     }
+    fn text_tokens(&self, text: &str) -> Result<Vec<u32>, String> {
+        self.vocab
+            .tokenize(text, false, true)
+            .map_err(|e| e.message().to_string())
+    }
+    fn piece(&self, id: u32) -> Vec<u8> {
+        self.vocab.token_to_piece(id, 0, true).unwrap_or_default()
+    }
+    fn adds_bos(&self) -> bool {
+        Gguf::adds_bos(self)
+    }
+    fn architecture(&self) -> &str {
+        self.file.architecture().unwrap_or("")
+    }
+}
+
+/// The cache view of a turn as JSON.
+pub(crate) fn turn_json(t: &ollama::cache::TurnView) -> Json {
+    let d = t.first_difference.as_ref();
+    json!({
+        "reply": t.reply,
+        "messages": t.end,
+        "assumption": t.assumption,
+        "previous_tokens": t.previous_tokens,
+        "reply_tokens": t.reply_tokens,
+        "held": t.reuse.held,
+        "tokens": t.reuse.tokens,
+        "common_prefix": t.reuse.common_prefix,
+        "cache_n": t.reuse.cache_n,
+        "prompt_n": t.reuse.prompt_n,
+        "prompt_eval_count": t.reuse.prompt_eval_count(),
+        "first_difference": d.map(|d| json!({
+            "token": d.token,
+            "held": d.held.as_ref().map(|(id, p)| json!({"id": id, "piece": p})),
+            "new": {"id": d.new.0, "piece": d.new.1},
+            "byte": d.byte,
+        })),
+        "break": {"kind": t.why.kind, "message": t.why.message, "cause": t.why.cause},
+    })
 }
 
 /// The case's `model.gguf` path, if any.
@@ -236,22 +251,22 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
         let mut j = result_json(&result);
         if let (Some(g), Ok(r)) = (&gguf, &result) {
             if let Some(prompt) = &r.prompt {
-                let count = g
-                    .prompt_eval_count(prompt, r.explain.leading_bos.as_deref())
-                    .map_err(CliFailure::Usage)?;
+                let seen = ollama::cache::seen(&case, r, prompt, g).map_err(CliFailure::Usage)?;
                 let images = if case.model.has_projector {
                     768 * r.image_count
                 } else {
                     0
                 };
-                j["prompt_eval_count"] = json!(count + images);
-                let leading_bos = r.explain.leading_bos.as_deref();
-                let runner = g.runner_figures(&case, prompt, leading_bos, count, r.image_count > 0);
-                if let Some(limit) = runner["cut"]["tokens_after"].as_u64() {
-                    // what llama-server evaluates, and Ollama reports
-                    j["prompt_eval_count"] = json!(limit);
+                // what llama-server evaluates after the runner's cut, and
+                // Ollama reports
+                j["prompt_eval_count"] = json!(seen.runner.evaluated() + images);
+                j["runner"] = Gguf::runner_json(&seen.runner);
+                if let Some(&(reply, end)) = ollama::cache::turns(&case).last() {
+                    j["cache"] = match ollama::cache::turn(&case, reply, end, g) {
+                        Ok(t) => turn_json(&t),
+                        Err(e) => json!({"error": e}),
+                    };
                 }
-                j["runner"] = runner;
             }
         }
         write_json_line(&mut out, &j)?;

@@ -301,21 +301,46 @@ fn render_with_a_gguf_truncates_in_native_mode() {
 /// `completionPromptForRequest`): a single message longer than `num_ctx`
 /// cannot be dropped, so llama-server keeps `num_keep` tokens and the tail;
 /// `prompt_eval_count` is what it evaluates. Context shift off is Ollama's
-/// error; `truncate: false` sends it whole.
+/// error; `truncate: false` sends it whole. In native mode (the GGUF's
+/// chat template) nothing is cut: llama-server refuses the prompt.
 #[test]
 fn render_with_a_gguf_reports_the_runners_cut() {
     let model = testkit::smollm2();
+    let chatml =
+        std::fs::read_to_string(testkit::corpus("ollama/v0.33.0-rc2/template/chatml.gotmpl"))
+            .unwrap();
     let words: Vec<String> = (0..200).map(|i| format!("word{i}")).collect();
-    let case = |extra: serde_json::Value| {
+    let case_for = |template: Option<&str>, extra: serde_json::Value| {
         let mut request = serde_json::json!({"model": "smollm2", "options": {"num_ctx": 64},
             "messages": [{"role": "user", "content": words.join(" ")}]});
         for (k, v) in extra.as_object().unwrap() {
             request[k] = v.clone();
         }
-        serde_json::json!({"endpoint": "chat", "model": {"name": "smollm2", "gguf": model},
+        let mut m = serde_json::json!({"name": "smollm2", "gguf": model});
+        if let Some(t) = template {
+            m["template"] = serde_json::json!(t);
+        }
+        serde_json::json!({"endpoint": "chat", "model": m,
             "request": request, "date": "2026-11-30"})
         .to_string()
     };
+    let case = |extra: serde_json::Value| case_for(Some(&chatml), extra);
+
+    // Native mode: no cut; llama-server's slot holds 256 tokens (64
+    // rounded up to 256) and refuses the prompt with its own body.
+    let (code, out, err) = run(
+        &["render", "--json"],
+        &case_for(None, serde_json::json!({})),
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["explain"]["branch"], "native");
+    let native = v["runner"]["tokens"].as_u64().unwrap();
+    assert_eq!(v["runner"]["cut"], serde_json::Value::Null);
+    assert_eq!(
+        v["runner"]["error"],
+        ollama::runner::native_too_long(native as usize, 256)
+    );
     let (code, out, err) = run(&["render", "--json"], &case(serde_json::json!({})));
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();

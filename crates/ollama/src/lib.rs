@@ -4,6 +4,7 @@
 #![warn(missing_docs)]
 
 pub mod api;
+pub mod cache;
 pub mod case;
 pub mod date;
 pub mod model;

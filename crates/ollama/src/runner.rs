@@ -163,6 +163,36 @@ pub fn for_request(
     }
 }
 
+/// llama-server's answer (HTTP 400) to a chat whose prompt of `tokens`
+/// tokens does not fit its context of `num_ctx`: Ollama passes the body on
+/// as its error (llm/llama_server.go `Chat`, `statusErrorMessage`).
+pub fn native_too_long(tokens: usize, num_ctx: i64) -> String {
+    format!(
+        r#"{{"error":{{"code":400,"message":"request ({tokens} tokens) exceeds the available context size ({num_ctx} tokens), try increasing it","type":"exceed_context_size_error","n_prompt_tokens":{tokens},"n_ctx":{num_ctx}}}}}"#
+    )
+}
+
+/// The runner's stage in native mode: Ollama sends the messages to
+/// llama-server's `/v1/chat/completions` and cuts nothing
+/// (`completionPromptForRequest` is not on that path); llama-server
+/// refuses a prompt as long as its slot's context or longer: `num_ctx`
+/// rounded up to a multiple of 256 (src/llama-context.cpp pads `n_ctx`;
+/// one slot).
+pub fn native(request: &serde_json::Value, tokens: usize) -> Figures {
+    // `has_media` set: nothing is cut on this path
+    let mut f = for_request(request, "", "", tokens, false, true);
+    let slot = native_slot_context(f.num_ctx);
+    if tokens as i64 >= slot {
+        f.error = Some(native_too_long(tokens, slot));
+    }
+    f
+}
+
+/// llama-server's slot context for Ollama's `-c num_ctx -np 1`.
+pub fn native_slot_context(num_ctx: i64) -> i64 {
+    (num_ctx.max(1) + 255) / 256 * 256
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,3 @@
+module promptscope/tools/context-goldens
+
+go 1.26
