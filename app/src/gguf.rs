@@ -156,6 +156,10 @@ impl Gguf {
                 || self.file.arch_get("pooling_type").is_some(),
             vision: self.file.get("vision.block_count").is_some(),
             audio: self.file.get("audio.block_count").is_some(),
+            context_length: self
+                .file
+                .arch_get("context_length")
+                .and_then(|v| v.as_u64()),
         }
     }
 

@@ -132,7 +132,14 @@ fn llama_servers_answer_to_a_chat_too_long() {
             ollama::runner::native_too_long(tokens, slot),
             c["expect"]["body"].as_str().unwrap()
         );
-        let f = ollama::runner::native(&json!({"options": {"num_ctx": c["num_ctx"]}}), tokens);
+        let f = ollama::runner::native(
+            &json!({"options": {"num_ctx": c["num_ctx"]}}),
+            tokens,
+            ollama::runner::ModelContext {
+                vision: false,
+                train_ctx: Some(8192),
+            },
+        );
         assert_eq!(f.error.as_deref(), c["expect"]["body"].as_str());
         assert!(f.cut.is_none());
     }

@@ -376,6 +376,17 @@ fn render_with_a_gguf_reports_the_runners_cut() {
     assert_eq!(v["runner"]["error"], "the prompt is longer than the context length currently available to the model; shorten the prompt, adjust the context length in settings, or use a model with a longer context length");
     assert_eq!(v["prompt_eval_count"].as_u64(), Some(tokens));
 
+    // The runner's context: at least 4, at most the training context
+    // (SmolLM2: 8192), as Ollama's scheduler and NewLlamaServer set it.
+    for (asked, runs) in [(2, 4), (100_000, 8192)] {
+        let (_, out, _) = run(
+            &["render", "--json"],
+            &case(serde_json::json!({"options": {"num_ctx": asked}})),
+        );
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["runner"]["num_ctx"], runs, "num_ctx {asked}");
+    }
+
     let (_, out, _) = run(
         &["render", "--json"],
         &case(serde_json::json!({"truncate": false})),

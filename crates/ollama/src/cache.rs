@@ -309,8 +309,12 @@ pub fn seen(
     } else {
         case.model.family.as_str()
     };
+    let model = runner::ModelContext {
+        vision: r.explain.capabilities.iter().any(|c| c.name == "vision"),
+        train_ctx: case.model.gguf.as_ref().and_then(|g| g.context_length),
+    };
     let runner = if r.explain.branch == "native" {
-        runner::native(&case.request, all.len())
+        runner::native(&case.request, all.len(), model)
     } else {
         runner::for_request(
             &case.request,
@@ -319,6 +323,7 @@ pub fn seen(
             all.len(),
             tok.adds_bos(),
             r.image_count > 0,
+            model,
         )
     };
     Ok(Seen { sent, all, runner })

@@ -58,6 +58,8 @@ pub struct GgufFacts {
     pub vision: bool,
     /// `audio.block_count` is present.
     pub audio: bool,
+    /// `<arch>.context_length`: the training context, which caps `num_ctx`.
+    pub context_length: Option<u64>,
 }
 
 /// A fully parsed model name (types/model/name.go).

@@ -98,7 +98,8 @@ pub fn context_shift(shift: Option<bool>, families: &[&str]) -> bool {
 /// options in effect and what happens to the prompt's tokens.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Figures {
-    /// `num_ctx` (the request's option, else Ollama's 4096).
+    /// `num_ctx` as the runner has it ([`runner_context`] of the request's
+    /// option, else Ollama's 4096).
     pub num_ctx: i64,
     /// `num_keep` (the request's option, else Ollama's 4).
     pub num_keep: i64,
@@ -119,6 +120,29 @@ impl Figures {
     }
 }
 
+/// What of the model bounds the runner's context.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ModelContext {
+    /// The model has the vision capability.
+    pub vision: bool,
+    /// Its training context (`<arch>.context_length`), if known.
+    pub train_ctx: Option<u64>,
+}
+
+/// The runner's context for a requested `num_ctx`: at least 4, at least
+/// 2048 for a model with vision (server/sched.go `getRunner`), then at
+/// most the model's training context (llm/server.go `NewLlamaServer`).
+pub fn runner_context(requested: i64, vision: bool, train_ctx: Option<u64>) -> i64 {
+    let mut n = requested.max(4);
+    if vision {
+        n = n.max(2048);
+    }
+    match train_ctx {
+        Some(t) if t > 0 && n > t as i64 => t as i64,
+        _ => n,
+    }
+}
+
 /// [`cut`] for a request body (its `options.num_ctx`, `options.num_keep`,
 /// `truncate` and `shift`), a model of `family`, and the prompt as sent to
 /// llama-server (`completion`, after Ollama's leading-BOS rule) of `tokens`
@@ -130,13 +154,15 @@ pub fn for_request(
     tokens: usize,
     adds_bos: bool,
     has_media: bool,
+    model: ModelContext,
 ) -> Figures {
     let option = |k: &str| {
         request["options"]
             .get(k)
             .and_then(serde_json::Value::as_f64)
     };
-    let num_ctx = option("num_ctx").filter(|n| *n > 0.0).unwrap_or(4096.0) as i64;
+    let requested = option("num_ctx").filter(|n| *n > 0.0).unwrap_or(4096.0) as i64;
+    let num_ctx = runner_context(requested, model.vision, model.train_ctx);
     let num_keep = option("num_keep").unwrap_or(4.0) as i64;
     let context_shift = context_shift(request["shift"].as_bool(), &[family]);
     let r = Request {
@@ -178,9 +204,9 @@ pub fn native_too_long(tokens: usize, num_ctx: i64) -> String {
 /// refuses a prompt as long as its slot's context or longer: `num_ctx`
 /// rounded up to a multiple of 256 (src/llama-context.cpp pads `n_ctx`;
 /// one slot).
-pub fn native(request: &serde_json::Value, tokens: usize) -> Figures {
+pub fn native(request: &serde_json::Value, tokens: usize, model: ModelContext) -> Figures {
     // `has_media` set: nothing is cut on this path
-    let mut f = for_request(request, "", "", tokens, false, true);
+    let mut f = for_request(request, "", "", tokens, false, true, model);
     let slot = native_slot_context(f.num_ctx);
     if tokens as i64 >= slot {
         f.error = Some(native_too_long(tokens, slot));
@@ -196,6 +222,25 @@ pub fn native_slot_context(num_ctx: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_runners_context_has_ollamas_floors_and_cap() {
+        assert_eq!(runner_context(2, false, None), 4);
+        assert_eq!(runner_context(512, true, None), 2048);
+        assert_eq!(runner_context(512, true, Some(1024)), 1024);
+        assert_eq!(runner_context(100_000, false, Some(8192)), 8192);
+        assert_eq!(runner_context(4096, false, Some(0)), 4096);
+        let f = for_request(
+            &serde_json::json!({"options": {"num_ctx": 2}}),
+            "llama",
+            "",
+            1,
+            false,
+            false,
+            ModelContext::default(),
+        );
+        assert_eq!(f.num_ctx, 4);
+    }
 
     /// llm/llama_server_test.go TestContextShiftPromptLimit.
     #[test]
@@ -294,7 +339,15 @@ mod tests {
     fn figures_from_a_request_body() {
         let long = "x".repeat(100);
         let req = serde_json::json!({"options": {"num_ctx": 8, "num_keep": 3}});
-        let f = for_request(&req, "llama", &long, 10, false, false);
+        let f = for_request(
+            &req,
+            "llama",
+            &long,
+            10,
+            false,
+            false,
+            ModelContext::default(),
+        );
         assert_eq!((f.num_ctx, f.num_keep, f.context_shift), (8, 3, true));
         assert_eq!(
             f.cut,
@@ -305,10 +358,26 @@ mod tests {
             })
         );
         assert_eq!(f.evaluated(), 6);
-        let f = for_request(&req, "deepseek2", &long, 10, false, false);
+        let f = for_request(
+            &req,
+            "deepseek2",
+            &long,
+            10,
+            false,
+            false,
+            ModelContext::default(),
+        );
         assert_eq!((f.cut, f.error.as_deref()), (None, Some(PROMPT_TOO_LONG)));
         assert_eq!(f.evaluated(), 10);
-        let f = for_request(&serde_json::json!({}), "llama", &long, 10, true, false);
+        let f = for_request(
+            &serde_json::json!({}),
+            "llama",
+            &long,
+            10,
+            true,
+            false,
+            ModelContext::default(),
+        );
         assert_eq!((f.num_ctx, f.num_keep, f.cut), (4096, 4, None));
     }
 

@@ -219,14 +219,26 @@ fn load(model: &Model, settings: &Settings, ex: &mut Explain) -> R<Loaded> {
     Ok(loaded)
 }
 
-fn num_ctx(options: &Option<serde_json::Map<String, Json>>, settings: &Settings) -> usize {
-    options
+/// The context length the first truncation stage uses: the request's
+/// `num_ctx` (else the default), capped at the runner's
+/// (`optionsForPrompt`), which is at most the model's training context
+/// (llm/server.go `NewLlamaServer`).
+fn num_ctx(
+    options: &Option<serde_json::Map<String, Json>>,
+    settings: &Settings,
+    model: &Model,
+) -> usize {
+    let n = options
         .as_ref()
         .and_then(|o| o.get("num_ctx"))
         .and_then(|v| v.as_f64())
         .filter(|v| *v > 0.0)
         .map(|v| v as usize)
-        .unwrap_or(settings.default_num_ctx)
+        .unwrap_or(settings.default_num_ctx);
+    match model.gguf.as_ref().and_then(|g| g.context_length) {
+        Some(train) if train > 0 => n.min(train as usize),
+        _ => n,
+    }
 }
 
 /// The think default and the "does not support thinking" rejection.
@@ -693,7 +705,8 @@ fn chat(model: &Model, mut req: ChatRequest, settings: &Settings, ex: &mut Expla
     }
     if loaded.native() {
         ex.messages = notes;
-        let truncate = (req.truncate != Some(false)).then(|| num_ctx(&req.options, settings));
+        let truncate =
+            (req.truncate != Some(false)).then(|| num_ctx(&req.options, settings, model));
         return native(
             &loaded,
             &msgs,
@@ -726,7 +739,7 @@ fn chat(model: &Model, mut req: ChatRequest, settings: &Settings, ex: &mut Expla
         tools,
         think: req.think.clone(),
     };
-    let ctx = num_ctx(&req.options, settings);
+    let ctx = num_ctx(&req.options, settings, model);
     let settings_for_truncation = if req.truncate == Some(false) {
         Settings {
             tokenizer: None,
@@ -902,7 +915,8 @@ fn generate(
     }
     if loaded.native() {
         ex.messages = notes;
-        let truncate = (req.truncate != Some(false)).then(|| num_ctx(&req.options, settings));
+        let truncate =
+            (req.truncate != Some(false)).then(|| num_ctx(&req.options, settings, model));
         return native(&loaded, &msgs, None, think.as_ref(), truncate, settings, ex);
     }
     note_merges(&loaded, &msgs, &mut notes);
@@ -912,7 +926,7 @@ fn generate(
         tools: Some(Vec::new()),
         think,
     };
-    let ctx = num_ctx(&req.options, settings);
+    let ctx = num_ctx(&req.options, settings, model);
     let s = Settings {
         tokenizer: if req.truncate == Some(false) {
             None
