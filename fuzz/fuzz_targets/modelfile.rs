@@ -1,0 +1,29 @@
+//! The Modelfile parser on arbitrary bytes (`crates/store`): no panic, no
+//! hang; a parsed file has a FROM, and its `String()` form parses again to
+//! a file with as many commands wherever no argument holds `"""` (which
+//! Ollama's `quote` cannot write back).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use store::modelfile::parse;
+
+fuzz_target!(|data: &[u8]| {
+    match parse(data) {
+        Ok(f) => {
+            assert!(f.commands.iter().any(|c| c.name == "model"));
+            let text = f.to_string();
+            let writable = f.commands.iter().all(|c| {
+                !c.args.contains('"') && !c.args.contains('\r') && !c.args.contains('\n')
+                    && !c.args.contains('#') && c.args.trim() == c.args && !c.args.is_empty()
+                    && !c.name.is_empty()
+            });
+            if writable {
+                let again = parse(text.as_bytes()).expect("String() parses");
+                assert_eq!(again.commands.len(), f.commands.len(), "{text:?}");
+            }
+        }
+        Err(e) => {
+            let _ = e.to_string();
+        }
+    }
+});
