@@ -1,7 +1,8 @@
 //! The Modelfile parser on arbitrary bytes (`crates/store`): no panic, no
 //! hang; a parsed file has a FROM, and its `String()` form parses again to
-//! a file with as many commands wherever no argument holds `"""` (which
-//! Ollama's `quote` cannot write back).
+//! a file with as many commands wherever Ollama can write it back: no
+//! quotes, line ends, comments or edge spaces in an argument, and every
+//! `message` (a PARAMETER may be named `message`) in `role: text` form.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -16,6 +17,10 @@ fuzz_target!(|data: &[u8]| {
                 !c.args.contains('"') && !c.args.contains('\r') && !c.args.contains('\n')
                     && !c.args.contains('#') && c.args.trim() == c.args && !c.args.is_empty()
                     && !c.name.is_empty()
+                    && (c.name != "message"
+                        || c.args.split_once(": ").is_some_and(|(r, m)| {
+                            ["system", "user", "assistant"].contains(&r) && !m.is_empty()
+                        }))
             });
             if writable {
                 let again = parse(text.as_bytes()).expect("String() parses");

@@ -410,6 +410,20 @@ mod tests {
         );
     }
 
+    /// Found by the fuzz target: a PARAMETER may be named like a command,
+    /// and `String()` then writes what Ollama writes, which does not parse
+    /// back for `message`.
+    #[test]
+    fn a_parameter_named_like_a_command() {
+        let f = parse(b"FROM x\nPARAMETER message hi\nPARAMETER model y").unwrap();
+        assert_eq!(f.commands[1].name, "message");
+        assert_eq!(f.to_string(), "FROM x\nMESSAGE hi \nFROM y\n");
+        assert_eq!(
+            parse(f.to_string().as_bytes()).unwrap_err().to_string(),
+            format!("(line 2): {INVALID_MESSAGE_ROLE}")
+        );
+    }
+
     #[test]
     fn errors_are_ollamas() {
         assert_eq!(parse(b"SYSTEM hi").unwrap_err().to_string(), "no FROM line");
