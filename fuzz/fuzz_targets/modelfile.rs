@@ -12,6 +12,7 @@ fuzz_target!(|data: &[u8]| {
     match parse(data) {
         Ok(f) => {
             assert!(f.commands.iter().any(|c| c.name == "model"));
+            let _ = f.create_request();
             let text = f.to_string();
             let writable = f.commands.iter().all(|c| {
                 !c.args.contains('"') && !c.args.contains('\r') && !c.args.contains('\n')

