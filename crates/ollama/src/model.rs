@@ -62,7 +62,8 @@ pub struct GgufFacts {
     pub context_length: Option<u64>,
 }
 
-/// A fully parsed model name (types/model/name.go).
+/// A model name (types/model/name.go `Name`): host, namespace, model, tag
+/// and the protocol scheme a `scheme://host/...` name gave.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Name {
     /// Host, e.g. `registry.ollama.ai`.
@@ -73,9 +74,16 @@ pub struct Name {
     pub model: String,
     /// Tag, e.g. `latest`.
     pub tag: String,
+    /// Protocol scheme, e.g. `https`.
+    pub scheme: String,
 }
 
-const MISSING_PART: &str = "!MISSING!";
+/// `MissingPart`: a part a separator promised but that is empty.
+pub const MISSING_PART: &str = "!MISSING!";
+
+const DEFAULT_HOST: &str = "registry.ollama.ai";
+const DEFAULT_NAMESPACE: &str = "library";
+const DEFAULT_TAG: &str = "latest";
 
 fn cut_promised<'a>(s: &'a str, sep: &str) -> (&'a str, &'a str, bool) {
     match s.rfind(sep) {
@@ -91,10 +99,47 @@ fn cut_promised<'a>(s: &'a str, sep: &str) -> (&'a str, &'a str, bool) {
     }
 }
 
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Part {
+    Host,
+    Namespace,
+    Model,
+    Tag,
+}
+
+/// `isValidPart`: 1 to 80 bytes (350 for the host), a letter, digit or
+/// `_` first, then also `-` and `_`, `.` except in a namespace, `:` only in
+/// the host.
+fn is_valid_part(kind: Part, s: &str) -> bool {
+    let max = if kind == Part::Host { 350 } else { 80 };
+    if s.is_empty() || s.len() > max {
+        return false;
+    }
+    let alnum = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    s.bytes().enumerate().all(|(i, c)| match c {
+        _ if i == 0 => alnum(c),
+        b'_' | b'-' => true,
+        b'.' => kind != Part::Namespace,
+        b':' => kind == Part::Host,
+        _ => alnum(c),
+    })
+}
+
 impl Name {
-    /// `model.ParseName`: fills the defaults `registry.ollama.ai`,
-    /// `library` and `latest`.
+    /// `model.ParseName`: [`Name::parse_bare`] with the defaults
+    /// `registry.ollama.ai`, `library`, `latest` and `https` filled in.
     pub fn parse(s: &str) -> Name {
+        Name::parse_bare(s).merge(&Name {
+            host: DEFAULT_HOST.into(),
+            namespace: DEFAULT_NAMESPACE.into(),
+            tag: DEFAULT_TAG.into(),
+            scheme: "https".into(),
+            ..Name::default()
+        })
+    }
+
+    /// `model.ParseNameBare`: the parts as written.
+    pub fn parse_bare(s: &str) -> Name {
         let mut n = Name::default();
         let mut s = s;
         if s.rfind(':').map(|i| i as isize).unwrap_or(-1)
@@ -107,29 +152,110 @@ impl Name {
         let (rest, model, promised) = cut_promised(s, "/");
         if !promised {
             n.model = s.to_string();
-        } else {
-            n.model = model.to_string();
-            let (rest2, ns, promised) = cut_promised(rest, "/");
-            if !promised {
-                n.namespace = rest.to_string();
-            } else {
-                n.namespace = ns.to_string();
-                n.host = match rest2.split_once("://") {
-                    Some((_, host)) => host.to_string(),
-                    None => rest2.to_string(),
-                };
+            return n;
+        }
+        n.model = model.to_string();
+        let (rest2, ns, promised) = cut_promised(rest, "/");
+        if !promised {
+            n.namespace = rest.to_string();
+            return n;
+        }
+        n.namespace = ns.to_string();
+        match rest2.split_once("://") {
+            Some((scheme, host)) => {
+                n.scheme = scheme.to_string();
+                n.host = host.to_string();
             }
-        }
-        if n.host.is_empty() {
-            n.host = "registry.ollama.ai".into();
-        }
-        if n.namespace.is_empty() {
-            n.namespace = "library".into();
-        }
-        if n.tag.is_empty() {
-            n.tag = "latest".into();
+            None => n.host = rest2.to_string(),
         }
         n
+    }
+
+    /// `model.Merge`: this name's host, namespace, tag and scheme, else
+    /// `b`'s.
+    pub fn merge(mut self, b: &Name) -> Name {
+        for (a, b) in [
+            (&mut self.host, &b.host),
+            (&mut self.namespace, &b.namespace),
+            (&mut self.tag, &b.tag),
+            (&mut self.scheme, &b.scheme),
+        ] {
+            if a.is_empty() {
+                a.clone_from(b);
+            }
+        }
+        self
+    }
+
+    /// `IsValid` (= `IsFullyQualified`): every part present and valid.
+    pub fn is_valid(&self) -> bool {
+        is_valid_part(Part::Host, &self.host)
+            && is_valid_part(Part::Namespace, &self.namespace)
+            && is_valid_part(Part::Model, &self.model)
+            && is_valid_part(Part::Tag, &self.tag)
+    }
+
+    /// `DisplayShortest`: host and namespace only where they are not the
+    /// defaults (compared without case), then `model:tag`.
+    pub fn display_shortest(&self) -> String {
+        let mut s = String::new();
+        if !self.host.eq_ignore_ascii_case(DEFAULT_HOST) {
+            s.push_str(&format!("{}/{}/", self.host, self.namespace));
+        } else if !self.namespace.eq_ignore_ascii_case(DEFAULT_NAMESPACE) {
+            s.push_str(&format!("{}/", self.namespace));
+        }
+        s.push_str(&format!("{}:{}", self.model, self.tag));
+        s
+    }
+
+    /// `Filepath`: `host/namespace/model/tag`, for a valid name only (the
+    /// parts' characters cannot leave the folder: no `/`, no part starting
+    /// with `.`).
+    pub fn filepath(&self) -> Option<String> {
+        self.is_valid().then(|| {
+            format!(
+                "{}/{}/{}/{}",
+                self.host, self.namespace, self.model, self.tag
+            )
+        })
+    }
+
+    /// `ParseNameFromFilepath`: four `/`-separated parts that make a valid
+    /// name, else the empty name.
+    pub fn from_filepath(s: &str) -> Name {
+        let parts: Vec<&str> = s.split('/').collect();
+        let [host, namespace, model, tag] = parts[..] else {
+            return Name::default();
+        };
+        let n = Name {
+            host: host.into(),
+            namespace: namespace.into(),
+            model: model.into(),
+            tag: tag.into(),
+            scheme: String::new(),
+        };
+        if n.is_valid() {
+            n
+        } else {
+            Name::default()
+        }
+    }
+
+    /// `EqualFold`: host, namespace, model and tag equal without case
+    /// (Unicode simple folding, as Go's `strings.EqualFold`).
+    pub fn equal_fold(&self, o: &Name) -> bool {
+        let fold = |a: &str, b: &str| {
+            a.chars().count() == b.chars().count()
+                && a.chars().zip(b.chars()).all(|(x, y)| {
+                    x == y
+                        || x.to_lowercase().eq(y.to_lowercase())
+                        || x.to_uppercase().eq(y.to_uppercase())
+                })
+        };
+        fold(&self.host, &o.host)
+            && fold(&self.namespace, &o.namespace)
+            && fold(&self.model, &o.model)
+            && fold(&self.tag, &o.tag)
     }
 }
 
