@@ -36,7 +36,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
             continue;
         }
         let at = format!("line {}", n + 1);
-        let v = parse_json(&line, &at).map_err(Failure::Usage)?;
+        let mut v = parse_json(&line, &at).map_err(Failure::Usage)?;
+        crate::resolve_modelfile(&mut v).map_err(|e| Failure::Usage(format!("{at}: {e}")))?;
         let mut case =
             RenderCase::from_json(&v).map_err(|e| Failure::Usage(format!("{at}: {e}")))?;
         let path = v["model"]["gguf"]

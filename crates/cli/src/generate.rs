@@ -63,7 +63,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let path = crate::need_gguf(args.gguf, "generate")?;
     let opts = &args.opts;
     let text = opts.read_input()?;
-    let v = parse_json(&text, opts.name()).map_err(Failure::Usage)?;
+    let mut v = parse_json(&text, opts.name()).map_err(Failure::Usage)?;
+    if v["model"].get("modelfile").is_some() && v["model"].get("gguf").is_none() {
+        // the model file is --gguf's, whatever the Modelfile's FROM says
+        v["model"]["gguf"] = Json::from(path.as_str());
+    }
+    crate::resolve_modelfile(&mut v).map_err(Failure::Usage)?;
     let mut case = RenderCase::from_json(&v).map_err(Failure::Usage)?;
     let gguf = Gguf::load(&path).map_err(Failure::Usage)?;
     gguf.apply(&mut case);

@@ -50,6 +50,32 @@ enum Command {
     Cache(cache::Args),
 }
 
+/// A render case's `model.modelfile` (spec: "A model from an Ollama model
+/// store"): the Modelfile parsed and taken as `ollama create` takes it
+/// (`store`), filling what the case's `model` does not say, its PARAMETERs
+/// under the request's options; its FROM, a file, becomes `model.gguf`
+/// unless the case names one.
+pub fn resolve_modelfile(v: &mut serde_json::Value) -> Result<(), String> {
+    let Some(text) = v["model"].get("modelfile").and_then(|m| m.as_str()) else {
+        return Ok(());
+    };
+    let req = store::modelfile::parse(text.as_bytes())
+        .map_err(|e| e.to_string())
+        .and_then(|f| f.create_request())
+        .map_err(|e| format!("model.modelfile: {e}"))?;
+    req.fill_case(v);
+    if v["model"].get("gguf").is_none_or(|g| g.is_null()) {
+        if !std::path::Path::new(&req.from).is_file() {
+            return Err(format!(
+                "model.modelfile: FROM {} names no file here; give model.gguf",
+                req.from
+            ));
+        }
+        v["model"]["gguf"] = serde_json::Value::from(req.from);
+    }
+    Ok(())
+}
+
 /// A failure that maps to an exit code.
 pub enum Failure {
     /// The engine reported an error (exit 1); already printed.

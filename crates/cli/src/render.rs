@@ -225,6 +225,7 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
                 continue;
             }
             let result = parse_json(&line, &format!("line {}", n + 1))
+                .and_then(|mut v| crate::resolve_modelfile(&mut v).map(|()| v))
                 .and_then(|v| RenderCase::from_json(&v))
                 .map(|case| {
                     let mut o = Map::new();
@@ -241,7 +242,8 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
         return flush(&mut out);
     }
     let text = opts.read_input()?;
-    let v = parse_json(&text, opts.name()).map_err(CliFailure::Usage)?;
+    let mut v = parse_json(&text, opts.name()).map_err(CliFailure::Usage)?;
+    crate::resolve_modelfile(&mut v).map_err(CliFailure::Usage)?;
     let mut case = RenderCase::from_json(&v).map_err(CliFailure::Usage)?;
     let gguf = match gguf_path(&v) {
         Some(p) => Some(Gguf::load(&p).map_err(CliFailure::Usage)?),

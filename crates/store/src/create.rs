@@ -230,9 +230,88 @@ impl Modelfile {
     }
 }
 
+impl CreateRequest {
+    /// Fills a render case's `model` from this request, where the case
+    /// does not say otherwise (`template`, `system`, `messages`,
+    /// `renderer`, `parser`), and merges the PARAMETERs under the request's
+    /// `options` as Ollama's `modelOptions` does: the request's options win
+    /// key by key (a request's `stop` replaces the Modelfile's).
+    pub fn fill_case(&self, case: &mut Json) {
+        if !case["model"].is_object() {
+            case["model"] = Json::Object(Map::new());
+        }
+        let m = &mut case["model"];
+        let mut put = |k: &str, v: Json, empty: bool| {
+            if !empty && m.get(k).is_none_or(Json::is_null) {
+                m[k] = v;
+            }
+        };
+        put(
+            "template",
+            Json::from(self.template.as_str()),
+            self.template.is_empty(),
+        );
+        put(
+            "system",
+            Json::from(self.system.as_str()),
+            self.system.is_empty(),
+        );
+        put(
+            "renderer",
+            Json::from(self.renderer.as_str()),
+            self.renderer.is_empty(),
+        );
+        put(
+            "parser",
+            Json::from(self.parser.as_str()),
+            self.parser.is_empty(),
+        );
+        put(
+            "messages",
+            Json::Array(
+                self.messages
+                    .iter()
+                    .map(|x| serde_json::json!({"role": x.role, "content": x.content}))
+                    .collect(),
+            ),
+            self.messages.is_empty(),
+        );
+        if self.parameters.is_empty() {
+            return;
+        }
+        if !case["request"].is_object() {
+            return;
+        }
+        let mut options = self.parameters.clone();
+        if let Some(Json::Object(asked)) = case["request"].get("options") {
+            for (k, v) in asked {
+                options.insert(k.clone(), v.clone());
+            }
+        }
+        case["request"]["options"] = Json::Object(options);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_case_takes_the_modelfile_under_what_it_says() {
+        let f = crate::modelfile::parse(
+            b"FROM x\nTEMPLATE {{ .Prompt }}\nSYSTEM sys\nPARAMETER num_ctx 64\nPARAMETER stop a\nMESSAGE user hi\n",
+        )
+        .unwrap();
+        let mut case = serde_json::json!({"model": {"system": "mine"},
+            "request": {"model": "m", "options": {"stop": ["b"]}}});
+        f.create_request().unwrap().fill_case(&mut case);
+        assert_eq!(
+            case,
+            serde_json::json!({"model": {"system": "mine", "template": "{{ .Prompt }}",
+                "messages": [{"role": "user", "content": "hi"}]},
+                "request": {"model": "m", "options": {"num_ctx": 64, "stop": ["b"]}}})
+        );
+    }
 
     #[test]
     fn semver_is_x_mods() {

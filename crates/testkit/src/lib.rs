@@ -11,8 +11,26 @@
 
 use std::path::{Path, PathBuf};
 
-/// The repository's root (two levels above this crate's manifest).
+/// The repository's root. Under `cargo test` it comes from the tested
+/// package's `CARGO_MANIFEST_DIR` as cargo sets it when it runs the test
+/// (`crates/<name>` is two levels down, `app` one): a testkit built for
+/// another copy of the tree (the same target directory shared with
+/// `.ci/run`'s copy) still reads this tree. Run by hand, it is two levels
+/// above this crate's manifest.
 pub fn repo_root() -> PathBuf {
+    if let Some(dir) = std::env::var_os("CARGO_MANIFEST_DIR") {
+        let dir = PathBuf::from(dir);
+        let parent = dir.parent().map(Path::to_path_buf);
+        let root = match parent {
+            Some(p) if p.file_name().is_some_and(|n| n == "crates") => {
+                p.parent().map(Path::to_path_buf)
+            }
+            other => other,
+        };
+        if let Some(root) = root {
+            return root;
+        }
+    }
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     manifest
         .parent()
