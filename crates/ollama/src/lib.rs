@@ -8,6 +8,7 @@ pub mod cache;
 pub mod case;
 pub mod date;
 pub mod model;
+pub mod modelref;
 pub mod named;
 pub mod native;
 pub mod parsers;
