@@ -216,13 +216,6 @@ fn cut_bytes(g: &Gguf, s: &ollama::cache::Seen) -> Option<(usize, usize)> {
     Some((o[c.keep], o[c.keep + c.discarded]))
 }
 
-/// The length of the prompt as sent (a suffix of the rendered prompt).
-fn seen_len(seen: &Option<Result<ollama::cache::Seen, String>>) -> usize {
-    seen.as_ref()
-        .and_then(|s| s.as_ref().ok())
-        .map_or(0, |s| s.sent.len())
-}
-
 /// One line for the cache view: what llama-server reuses of the previous
 /// turn, and where and why it stops.
 pub fn cache_summary(t: &ollama::cache::TurnView) -> String {
@@ -291,18 +284,21 @@ pub fn run_with(state: &State, today: &str, gguf: Option<&Gguf>) -> Outcome {
                     .map(|f| f.runner.evaluated() + images)
                     .map_err(Clone::clone)
             });
-            let cache = counter.and_then(|g| {
-                let &(reply, end) = ollama::cache::turns(&case).last()?;
-                Some(ollama::cache::turn(&case, reply, end, g))
-            });
+            let ok_seen = seen.as_ref().and_then(|s| s.as_ref().ok());
+            let cache = counter
+                .zip(ok_seen)
+                .and_then(|(g, s)| ollama::cache::last_turn(&case, g, (&r, s)));
+            // offsets are of the prompt as sent, a suffix of the rendered one
             let full = r.prompt.as_ref().map_or(0, String::len);
+            let shift = full - ok_seen.map_or(full, |s| s.sent.len());
             let cut_bytes = counter
-                .zip(seen.as_ref().and_then(|s| s.as_ref().ok()))
+                .zip(ok_seen)
                 .and_then(|(g, s)| cut_bytes(g, s))
-                .map(|(a, b)| (a + full - seen_len(&seen), b + full - seen_len(&seen)));
-            let cache_break = cache.as_ref().and_then(|c| c.as_ref().ok()).and_then(|t| {
-                Some(t.first_difference.as_ref()?.byte? + full.saturating_sub(t.prompt.len()))
-            });
+                .map(|(a, b)| (a + shift, b + shift));
+            let cache_break = cache
+                .as_ref()
+                .and_then(|c| c.as_ref().ok())
+                .and_then(|t| Some(t.first_difference.as_ref()?.byte? + shift));
             Outcome {
                 prompt: r.prompt,
                 image_count: r.image_count,

@@ -267,8 +267,8 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
                 // Ollama reports
                 j["prompt_eval_count"] = json!(seen.runner.evaluated() + images);
                 j["runner"] = Gguf::runner_json(&seen.runner);
-                if let Some(&(reply, end)) = ollama::cache::turns(&case).last() {
-                    j["cache"] = match ollama::cache::turn(&case, reply, end, g) {
+                if let Some(t) = ollama::cache::last_turn(&case, g, (r, &seen)) {
+                    j["cache"] = match t {
                         Ok(t) => turn_json(&t),
                         Err(e) => json!({"error": e}),
                     };

@@ -439,6 +439,28 @@ pub fn turn(
     end: usize,
     tok: &dyn PromptTokens,
 ) -> Result<TurnView, String> {
+    turn_after(case, reply, end, tok, None)
+}
+
+/// [`turn`] for the case's own last turn, given what the caller already
+/// rendered and tokenized for the whole case (`current`): the new turn is
+/// not rendered and tokenized again.
+pub fn last_turn(
+    case: &RenderCase,
+    tok: &dyn PromptTokens,
+    current: (&Rendered, &Seen),
+) -> Option<Result<TurnView, String>> {
+    let &(reply, end) = turns(case).last()?;
+    Some(turn_after(case, reply, end, tok, Some(current)))
+}
+
+fn turn_after(
+    case: &RenderCase,
+    reply: usize,
+    end: usize,
+    tok: &dyn PromptTokens,
+    current: Option<(&Rendered, &Seen)>,
+) -> Result<TurnView, String> {
     let prev_case = with_messages(case, reply);
     let (prev_r, prev) = rendered(&prev_case, tok, "the previous turn")?;
     let prev_seen = seen(&prev_case, &prev_r, &prev, tok)?;
@@ -481,9 +503,17 @@ pub fn turn(
     let mut held = held_prompt.clone();
     held.extend_from_slice(&reply_ids);
 
-    let cur_case = with_messages(case, end);
-    let (cur_r, cur) = rendered(&cur_case, tok, "the new turn")?;
-    let cur_seen = seen(&cur_case, &cur_r, &cur, tok)?;
+    let computed;
+    let (cur_r, cur_seen) = match current {
+        Some(c) => c,
+        None => {
+            let cur_case = with_messages(case, end);
+            let (r, p) = rendered(&cur_case, tok, "the new turn")?;
+            let s = seen(&cur_case, &r, &p, tok)?;
+            computed = (r, s);
+            (&computed.0, &computed.1)
+        }
+    };
     let new = cur_seen.evaluated();
     let reuse = reuse(&held, &new);
 
@@ -554,7 +584,7 @@ pub fn turn(
         why,
         previous_prompt: prev_seen.sent,
         reply_text,
-        prompt: cur_seen.sent,
+        prompt: cur_seen.sent.clone(),
     })
 }
 

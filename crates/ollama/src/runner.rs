@@ -156,36 +156,44 @@ pub fn for_request(
     has_media: bool,
     model: ModelContext,
 ) -> Figures {
+    let mut f = in_effect(request, family, model, tokens);
+    let r = Request {
+        prompt_bytes: completion.len(),
+        tokens,
+        num_ctx: f.num_ctx,
+        num_keep: f.num_keep,
+        adds_bos,
+        truncate: request["truncate"].as_bool() != Some(false),
+        has_media,
+        context_shift: f.context_shift,
+    };
+    match cut(&r) {
+        Ok(c) => f.cut = c,
+        Err(e) => f.error = Some(e.to_string()),
+    }
+    f
+}
+
+/// The runner's options in effect for a request, nothing cut yet.
+fn in_effect(
+    request: &serde_json::Value,
+    family: &str,
+    model: ModelContext,
+    tokens: usize,
+) -> Figures {
     let option = |k: &str| {
         request["options"]
             .get(k)
             .and_then(serde_json::Value::as_f64)
     };
     let requested = option("num_ctx").filter(|n| *n > 0.0).unwrap_or(4096.0) as i64;
-    let num_ctx = runner_context(requested, model.vision, model.train_ctx);
-    let num_keep = option("num_keep").unwrap_or(4.0) as i64;
-    let context_shift = context_shift(request["shift"].as_bool(), &[family]);
-    let r = Request {
-        prompt_bytes: completion.len(),
-        tokens,
-        num_ctx,
-        num_keep,
-        adds_bos,
-        truncate: request["truncate"].as_bool() != Some(false),
-        has_media,
-        context_shift,
-    };
-    let (cut, error) = match cut(&r) {
-        Ok(c) => (c, None),
-        Err(e) => (None, Some(e.to_string())),
-    };
     Figures {
-        num_ctx,
-        num_keep,
-        context_shift,
+        num_ctx: runner_context(requested, model.vision, model.train_ctx),
+        num_keep: option("num_keep").unwrap_or(4.0) as i64,
+        context_shift: context_shift(request["shift"].as_bool(), &[family]),
         tokens,
-        cut,
-        error,
+        cut: None,
+        error: None,
     }
 }
 
@@ -205,8 +213,7 @@ pub fn native_too_long(tokens: usize, num_ctx: i64) -> String {
 /// rounded up to a multiple of 256 (src/llama-context.cpp pads `n_ctx`;
 /// one slot).
 pub fn native(request: &serde_json::Value, tokens: usize, model: ModelContext) -> Figures {
-    // `has_media` set: nothing is cut on this path
-    let mut f = for_request(request, "", "", tokens, false, true, model);
+    let mut f = in_effect(request, "", model, tokens);
     let slot = native_slot_context(f.num_ctx);
     if tokens as i64 >= slot {
         f.error = Some(native_too_long(tokens, slot));
