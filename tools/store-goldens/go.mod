@@ -1,0 +1,20 @@
+module github.com/ollama/ollama
+
+go 1.26.0
+
+require (
+	github.com/agnivade/levenshtein v1.1.1
+	github.com/bahlo/generic-list-go v0.2.0
+	github.com/buger/jsonparser v1.1.1
+	github.com/google/uuid v1.6.0
+	github.com/mailru/easyjson v0.7.7
+	github.com/mattn/go-runewidth v0.0.16
+	github.com/olekukonko/tablewriter v0.0.5
+	github.com/rivo/uniseg v0.4.7
+	github.com/wk8/go-ordered-map/v2 v2.1.8
+	golang.org/x/crypto v0.43.0
+	golang.org/x/mod v0.30.0
+	golang.org/x/sync v0.17.0
+	golang.org/x/text v0.30.0
+	gopkg.in/yaml.v3 v3.0.1
+)
