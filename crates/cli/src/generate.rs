@@ -42,7 +42,8 @@ fn engine_error(out: &mut impl Write, message: &str) -> Result<(), Failure> {
 /// `promptscope generate --gguf FILE [--json] [--debug] [CASE|-]`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The model to run
+    /// The model to run (default: the case's model.gguf, or its model in
+    /// model.store)
     #[arg(long, value_name = "FILE")]
     gguf: Option<String>,
     /// One response with the whole text instead of streamed chunks
@@ -60,15 +61,30 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), Failure> {
     let start = Instant::now();
     let clock = || start.elapsed().as_nanos() as u64;
-    let path = crate::need_gguf(args.gguf, "generate")?;
     let opts = &args.opts;
     let text = opts.read_input()?;
     let mut v = parse_json(&text, opts.name()).map_err(Failure::Usage)?;
-    if v["model"].get("modelfile").is_some() && v["model"].get("gguf").is_none() {
-        // the model file is --gguf's, whatever the Modelfile's FROM says
-        v["model"]["gguf"] = Json::from(path.as_str());
+    if let Some(path) = &args.gguf {
+        if v["model"].get("gguf").is_none() {
+            // the model file is --gguf's, whatever the Modelfile's FROM or
+            // the store says
+            v["model"]["gguf"] = Json::from(path.as_str());
+        }
     }
-    crate::resolve_modelfile(&mut v).map_err(Failure::Usage)?;
+    if let Err(e) = crate::store::resolve_case(&mut v) {
+        return match e {
+            crate::store::Prep::Usage(m) => Err(Failure::Usage(m)),
+            crate::store::Prep::Ollama(r) => {
+                let mut out = io::BufWriter::new(io::stdout().lock());
+                engine_error(&mut out, &r.message)
+            }
+        };
+    }
+    let path = crate::need_gguf(
+        args.gguf
+            .or_else(|| v["model"]["gguf"].as_str().map(str::to_string)),
+        "generate",
+    )?;
     let mut case = RenderCase::from_json(&v).map_err(Failure::Usage)?;
     let gguf = Gguf::load(&path).map_err(Failure::Usage)?;
     gguf.apply(&mut case);

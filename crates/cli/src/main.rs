@@ -17,6 +17,7 @@ mod exec;
 mod generate;
 mod gguf;
 mod render;
+mod store;
 mod tokenize;
 
 /// The `promptscope` command line: one subcommand per tool.
@@ -48,32 +49,20 @@ enum Command {
     Generate(generate::Args),
     /// What llama-server's KV cache reuses, turn by turn, for chat cases
     Cache(cache::Args),
+    /// The models of an Ollama model store, as `ollama list` prints them
+    List(store::ListArgs),
+    /// A stored model as `ollama show` prints it (or the /api/show body)
+    Show(store::ShowArgs),
 }
 
-/// A render case's `model.modelfile` (spec: "A model from an Ollama model
-/// store"): the Modelfile parsed and taken as `ollama create` takes it
-/// (`store`), filling what the case's `model` does not say, its PARAMETERs
-/// under the request's options; its FROM, a file, becomes `model.gguf`
-/// unless the case names one.
+/// A case's `model.modelfile` and `model.store` (spec: "A model from an
+/// Ollama model store") resolved into plain model keys; an answer Ollama
+/// would give (a model not found) comes back as its text.
 pub fn resolve_modelfile(v: &mut serde_json::Value) -> Result<(), String> {
-    let Some(text) = v["model"].get("modelfile").and_then(|m| m.as_str()) else {
-        return Ok(());
-    };
-    let req = store::modelfile::parse(text.as_bytes())
-        .map_err(|e| e.to_string())
-        .and_then(|f| f.create_request())
-        .map_err(|e| format!("model.modelfile: {e}"))?;
-    req.fill_case(v);
-    if v["model"].get("gguf").is_none_or(|g| g.is_null()) {
-        if !std::path::Path::new(&req.from).is_file() {
-            return Err(format!(
-                "model.modelfile: FROM {} names no file here; give model.gguf",
-                req.from
-            ));
-        }
-        v["model"]["gguf"] = serde_json::Value::from(req.from);
-    }
-    Ok(())
+    store::resolve_case(v).map_err(|e| match e {
+        store::Prep::Usage(m) => m,
+        store::Prep::Ollama(r) => r.message,
+    })
 }
 
 /// A failure that maps to an exit code.
@@ -118,6 +107,8 @@ fn run(command: Command) -> Result<(), Failure> {
         Command::Tokenize(args) => tokenize::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Cache(args) => cache::run(args),
+        Command::List(args) => store::list(args),
+        Command::Show(args) => store::show(args),
     }
 }
 

@@ -224,8 +224,16 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
             if line.trim().is_empty() {
                 continue;
             }
+            let mut refused = None;
             let result = parse_json(&line, &format!("line {}", n + 1))
-                .and_then(|mut v| crate::resolve_modelfile(&mut v).map(|()| v))
+                .and_then(|mut v| match crate::store::resolve_case(&mut v) {
+                    Ok(()) => Ok(v),
+                    Err(crate::store::Prep::Usage(m)) => Err(m),
+                    Err(crate::store::Prep::Ollama(r)) => {
+                        refused = Some(json!({"id": v.get("id").cloned().unwrap_or(Json::Null), "error": r.message}));
+                        Err(String::new())
+                    }
+                })
                 .and_then(|v| RenderCase::from_json(&v))
                 .map(|case| {
                     let mut o = Map::new();
@@ -236,14 +244,31 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
                     };
                     Json::Object(o)
                 })
-                .unwrap_or_else(|why| json!({"id": null, "invalid": why}));
+                .unwrap_or_else(|why| {
+                    refused
+                        .take()
+                        .unwrap_or_else(|| json!({"id": null, "invalid": why}))
+                });
             write_json_line(&mut out, &result)?;
         }
         return flush(&mut out);
     }
     let text = opts.read_input()?;
     let mut v = parse_json(&text, opts.name()).map_err(CliFailure::Usage)?;
-    crate::resolve_modelfile(&mut v).map_err(CliFailure::Usage)?;
+    match crate::store::resolve_case(&mut v) {
+        Ok(()) => {}
+        Err(crate::store::Prep::Usage(m)) => return Err(CliFailure::Usage(m)),
+        Err(crate::store::Prep::Ollama(r)) => {
+            if args.json {
+                write_json_line(&mut out, &json!({"error": r.message, "status": r.status}))?;
+                flush(&mut out)?;
+            } else {
+                let _ = writeln!(io::stderr(), "{}", r.message);
+            }
+            return Err(CliFailure::Engine);
+        }
+    }
+    let origins = v["model"].get("origins").cloned();
     let mut case = RenderCase::from_json(&v).map_err(CliFailure::Usage)?;
     let gguf = match gguf_path(&v) {
         Some(p) => Some(Gguf::load(&p).map_err(CliFailure::Usage)?),
@@ -255,6 +280,9 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
     let result = case.render(gguf.as_ref().map(|g| g as &dyn TokenCounter));
     if args.json {
         let mut j = result_json(&result);
+        if let Some(o) = origins {
+            j["origins"] = o;
+        }
         if let (Some(g), Ok(r)) = (&gguf, &result) {
             if let Some(prompt) = &r.prompt {
                 let seen = ollama::cache::seen(&case, r, prompt, g).map_err(CliFailure::Usage)?;

@@ -69,6 +69,11 @@ pub struct Args {
     /// The GGUF whose vocabulary tokenizes
     #[arg(long, value_name = "FILE")]
     gguf: Option<String>,
+    /// Or a model of the Ollama model store, by name: its GGUF
+    #[arg(long, value_name = "NAME", conflicts_with = "gguf")]
+    model: Option<String>,
+    #[command(flatten)]
+    models: crate::store::Models,
     /// One case per input line, one result per output line
     #[arg(long)]
     jsonl: bool,
@@ -81,7 +86,10 @@ pub struct Args {
 
 /// Runs `promptscope tokenize`.
 pub fn run(args: Args) -> Result<(), Failure> {
-    let gguf = need_gguf(args.gguf, "tokenize")?;
+    let gguf = match &args.model {
+        Some(name) => crate::store::model_gguf(&args.models, name)?,
+        None => need_gguf(args.gguf, "tokenize")?,
+    };
     let opts = &args.opts;
     let vocab = load_vocab(&gguf, args.ollama_compat)?;
     let stdout = io::stdout();
