@@ -11,13 +11,15 @@ use ollama::server::{Explain, TokenCounter};
 
 use crate::errpos::{self, Pos};
 use crate::gguf::Gguf;
-use crate::state::{parse_json_text, Endpoint, State};
+use crate::state::{merge_options, parse_json_text, Endpoint, State};
 
 /// Which editor an input error belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Field {
     /// The Modelfile MESSAGE list.
     ModelMessages,
+    /// The model's option defaults (PARAMETERs).
+    ModelOptions,
     /// The request body.
     Request,
     /// The server date.
@@ -128,7 +130,8 @@ pub fn parse_request(text: &str) -> Result<Value, InputError> {
 }
 
 /// The render case for `state` (`shared/spec/cli.md`), with `today` as the
-/// date when the state sets none.
+/// date when the state sets none. The model's option defaults go under the
+/// request's `options` (the request wins key by key).
 pub fn render_case(state: &State, today: &str) -> Result<Value, InputError> {
     let m = &state.model;
     let messages = parse_json_text(&m.messages, json!([])).map_err(|e| InputError {
@@ -136,7 +139,26 @@ pub fn render_case(state: &State, today: &str) -> Result<Value, InputError> {
         message: e.to_string(),
         pos: Some(errpos::json(&e)),
     })?;
-    let request = parse_request(&state.request)?;
+    let defaults = match parse_json_text(&m.options, json!({})) {
+        Ok(Value::Object(o)) => o,
+        Ok(_) => {
+            return Err(InputError {
+                field: Field::ModelOptions,
+                message: "the PARAMETERs must be a JSON object".into(),
+                pos: None,
+            })
+        }
+        Err(e) => {
+            return Err(InputError {
+                field: Field::ModelOptions,
+                message: e.to_string(),
+                pos: Some(errpos::json(&e)),
+            })
+        }
+    };
+    let mut request = parse_request(&state.request)?;
+    // the model's defaults under the request's own, as `modelOptions`
+    merge_options(&mut request, &defaults);
     let date = if m.date.trim().is_empty() {
         today.to_string()
     } else {
@@ -470,6 +492,61 @@ mod tests {
             .prompt
             .unwrap()
             .contains("<|im_start|>user\nhi<|im_end|>"));
+    }
+
+    #[test]
+    fn model_options_are_defaults_under_the_request() {
+        let mut s = chat(
+            "{{ range .Messages }}{{ .Content }}{{ end }}",
+            json!({"model": "m", "messages": [{"role": "user", "content": "hi"}],
+                   "options": {"stop": ["x"], "num_ctx": 64}}),
+        );
+        s.model.options =
+            json!({"num_ctx": 8192, "stop": ["</s>"], "temperature": 0.5}).to_string();
+        let case = render_case(&s, TODAY).unwrap();
+        assert_eq!(
+            case["request"]["options"],
+            json!({"num_ctx": 64, "stop": ["x"], "temperature": 0.5})
+        );
+        s.request = json!({"model": "m"}).to_string();
+        let case = render_case(&s, TODAY).unwrap();
+        assert_eq!(
+            case["request"]["options"],
+            json!({"num_ctx": 8192, "stop": ["</s>"], "temperature": 0.5})
+        );
+        s.model.options = String::new();
+        assert!(render_case(&s, TODAY).unwrap()["request"]
+            .get("options")
+            .is_none());
+        s.model.options = "[1]".into();
+        assert_eq!(
+            render_case(&s, TODAY).unwrap_err().field,
+            Field::ModelOptions
+        );
+        s.model.options = "{\n  \"num_ctx\": ,\n}".into();
+        let e = run(&s, TODAY).input_error.unwrap();
+        assert_eq!(e.field, Field::ModelOptions);
+        assert_eq!(e.pos.unwrap().line, 2);
+    }
+
+    #[test]
+    fn model_options_reach_truncation() {
+        let g = crate::gguf::corpus_llama3();
+        let mut s = crate::examples::by_id("llama3").unwrap().state();
+        let words: Vec<String> = (0..300).map(|i| format!("w{i}")).collect();
+        s.request = json!({"model": "m",
+            "messages": [{"role": "user", "content": words.join(" ")}]})
+        .to_string();
+        s.model.options = json!({"num_ctx": 64}).to_string();
+        let f = run_with(&s, TODAY, Some(&g)).runner.unwrap();
+        assert_eq!(f.num_ctx, 64);
+        assert!(f.cut.is_some());
+        // the request's num_ctx wins
+        s.request = json!({"model": "m", "options": {"num_ctx": 4096},
+            "messages": [{"role": "user", "content": words.join(" ")}]})
+        .to_string();
+        let f = run_with(&s, TODAY, Some(&g)).runner.unwrap();
+        assert_eq!((f.num_ctx, f.cut), (4096, None));
     }
 
     #[test]

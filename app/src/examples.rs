@@ -61,6 +61,7 @@ impl Example {
                 parser: self.parser.to_string(),
                 family: self.family.to_string(),
                 capabilities: Vec::new(),
+                options: String::new(),
                 chat_template: self.chat_template.to_string(),
                 bos_token: String::new(),
                 eos_token: String::new(),

@@ -132,6 +132,38 @@ const CATALOGUE: &[Entry] = &[
     ("model.chat_template", "GGUF chat template (Jinja)", "Plantilla de chat del GGUF (Jinja)", "Шаблон чата из GGUF (Jinja)"),
     ("model.chat_template_hint", "tokenizer.chat_template. Ollama may render with it instead of the TEMPLATE (native mode).", "tokenizer.chat_template. Ollama puede usarla en lugar de TEMPLATE (modo nativo).", "tokenizer.chat_template. Ollama может использовать его вместо TEMPLATE (нативный режим)."),
 
+    ("model.options", "PARAMETERs (option defaults, JSON object)", "PARAMETERs (opciones por defecto, objeto JSON)", "PARAMETER (параметры по умолчанию, объект JSON)"),
+    ("model.options_hint", "The Modelfile's PARAMETERs (a stored model's params layer); the request's options win key by key.", "Los PARAMETER del Modelfile (la capa params de un modelo guardado); las options de la petición ganan clave a clave.", "PARAMETER из Modelfile (слой params сохранённой модели); options запроса побеждают по каждому ключу."),
+
+    ("import.title", "Paste a Modelfile or an /api/show body", "Pegar un Modelfile o una respuesta de /api/show", "Вставить Modelfile или ответ /api/show"),
+    ("import.hint", "The output of `ollama show --modelfile`, any Modelfile, or the JSON `/api/show` answers: read as Ollama's parser reads it, it replaces the model fields. Its FROM is a file on the machine that wrote it: attach the GGUF below.", "La salida de `ollama show --modelfile`, cualquier Modelfile o el JSON que responde `/api/show`: leído como lo lee el analizador de Ollama, sustituye los campos del modelo. Su FROM es un archivo de la máquina que lo escribió: adjunte el GGUF abajo.", "Вывод `ollama show --modelfile`, любой Modelfile или JSON-ответ `/api/show`: он читается так же, как его читает парсер Ollama, и заменяет поля модели. Его FROM — файл на машине, где он создан: прикрепите GGUF ниже."),
+    ("import.button", "Use this model", "Usar este modelo", "Использовать эту модель"),
+    ("import.done", "Model fields taken from the {kind} (FROM {from}).", "Campos del modelo tomados del {kind} (FROM {from}).", "Поля модели взяты из {kind} (FROM {from})."),
+    ("import.failed", "Not imported: {why}", "No importado: {why}", "Не импортировано: {why}"),
+    ("store.open", "Open my Ollama models folder", "Abrir mi carpeta de modelos de Ollama", "Открыть мою папку моделей Ollama"),
+    ("store.reopen", "Reopen {name}", "Volver a abrir {name}", "Снова открыть {name}"),
+    ("store.choose", "Choose the Ollama models folder", "Elegir la carpeta de modelos de Ollama", "Выбрать папку моделей Ollama"),
+    ("store.hint", "Read in this browser: the manifests, the small layers and the model files' metadata, never their weights. Nothing is uploaded.", "Se lee en este navegador: los manifiestos, las capas pequeñas y los metadatos de los modelos, nunca sus pesos. No se sube nada.", "Читается в этом браузере: манифесты, небольшие слои и метаданные файлов моделей, но не их веса. Ничего не загружается на сервер."),
+    ("store.reading", "Reading {name}…", "Leyendo {name}…", "Чтение {name}…"),
+    ("store.no_manifests", "{name} has no manifests/ folder with models in it: choose the Ollama models folder (or the .ollama folder above it).", "{name} no tiene una carpeta manifests/ con modelos: elige la carpeta de modelos de Ollama (o la carpeta .ollama que la contiene).", "В {name} нет папки manifests/ с моделями: выберите папку моделей Ollama (или папку .ollama над ней)."),
+    ("store.listed", "{n} model(s) in {name} · read {read} from the folder; nothing uploaded", "{n} modelo(s) en {name} · leídos {read} de la carpeta; no se sube nada", "моделей в {name}: {n} · прочитано из папки {read}; ничего не загружается"),
+    ("store.failed", "Could not read {name}: {why}", "No se pudo leer {name}: {why}", "Не удалось прочитать {name}: {why}"),
+    ("store.denied", "Reading {name} was not allowed.", "No se permitió leer {name}.", "Чтение {name} не разрешено."),
+    ("store.models", "Models", "Modelos", "Модели"),
+    ("store.col_name", "Name", "Nombre", "Имя"),
+    ("store.col_size", "Size", "Tamaño", "Размер"),
+    ("store.col_family", "Family", "Familia", "Семейство"),
+    ("store.col_params", "Parameters", "Parámetros", "Параметры"),
+    ("store.col_quant", "Quantization", "Cuantización", "Квантование"),
+    ("store.col_caps", "Capabilities", "Capacidades", "Возможности"),
+    ("store.load", "Load {name} into the model fields", "Cargar {name} en los campos del modelo", "Загрузить {name} в поля модели"),
+    ("store.loading", "Loading {name}…", "Cargando {name}…", "Загрузка {name}…"),
+    ("store.loaded", "{name} loaded · read {read} from the folder in all", "{name} cargado · leídos {read} de la carpeta en total", "{name} загружена · всего прочитано из папки {read}"),
+    ("store.no_gguf", "{name} has no GGUF model layer: tokens are not counted.", "{name} no tiene capa de modelo GGUF: no se cuentan los tokens.", "У {name} нет слоя модели GGUF: токены не считаются."),
+    ("store.model_blob_missing", "The model file {path} is not in the folder: tokens are not counted.", "El archivo del modelo {path} no está en la carpeta: no se cuentan los tokens.", "Файла модели {path} нет в папке: токены не считаются."),
+    ("store.skipped", "Skipped ({n})", "Omitidos ({n})", "Пропущено ({n})"),
+    ("store.busy", "Still reading the folder…", "Aún se está leyendo la carpeta…", "Папка ещё читается…"),
+
     ("request.title", "Request", "Petición", "Запрос"),
     ("request.endpoint", "Endpoint", "Endpoint", "Эндпоинт"),
     ("request.paste", "Paste a request body or a curl command", "Pega un cuerpo de petición o un comando curl", "Вставьте тело запроса или команду curl"),
@@ -207,6 +239,7 @@ const CATALOGUE: &[Entry] = &[
 
     ("field.request", "Request body:", "Cuerpo de la petición:", "Тело запроса:"),
     ("field.model_messages", "MESSAGE lines:", "Líneas MESSAGE:", "Строки MESSAGE:"),
+    ("field.model_options", "PARAMETERs:", "PARAMETERs:", "PARAMETER:"),
     ("field.date", "Server date:", "Fecha del servidor:", "Дата сервера:"),
 
     ("compare.title", "Compare", "Comparar", "Сравнение"),
@@ -259,6 +292,7 @@ const CATALOGUE: &[Entry] = &[
     ("explain.role", "Role", "Rol", "Роль"),
     ("explain.origin", "From", "Origen", "Откуда"),
     ("explain.what", "What happened", "Qué pasó", "Что произошло"),
+    ("explain.origins", "From the models folder", "De la carpeta de modelos", "Из папки моделей"),
     ("explain.check", "Check against your Ollama", "Compruébalo con tu Ollama", "Проверка на вашей Ollama"),
     ("explain.check_hint", "Create the model from this Modelfile, then ask Ollama for the prompt it renders; _debug_render_only returns it without running the model.", "Crea el modelo con este Modelfile y pide a Ollama el prompt que genera; _debug_render_only lo devuelve sin ejecutar el modelo.", "Создайте модель из этого Modelfile и запросите у Ollama собранный промпт; _debug_render_only возвращает его, не запуская модель."),
     ("explain.modelfile", "Modelfile", "Modelfile", "Modelfile"),
@@ -289,6 +323,11 @@ const CATALOGUE: &[Entry] = &[
      "Ollama uses the server's local date. The browser cannot know the server's time zone, so Promptscope uses the server date you set here, or today in UTC.",
      "Ollama usa la fecha local del servidor. El navegador no puede saber la zona horaria del servidor, así que Promptscope usa la fecha que pongas aquí, o la de hoy en UTC.",
      "Ollama берёт локальную дату сервера. Браузер не знает часовой пояс сервера, поэтому Promptscope использует дату, заданную здесь, или сегодняшнюю по UTC."),
+    ("help.store.q", "Where is my Ollama models folder?", "¿Dónde está mi carpeta de modelos de Ollama?", "Где моя папка моделей Ollama?"),
+    ("help.store.a",
+     "Usually `~/.ollama/models` (macOS and Linux), `/usr/share/ollama/.ollama/models` for the Linux service installed by the install script, and `%USERPROFILE%\\.ollama\\models` on Windows; `OLLAMA_MODELS` moves it. Choosing the `.ollama` folder above it works too. Hidden folders: press Cmd+Shift+. in the macOS picker, or type the path. Everything is read in this browser and nothing is uploaded; only the manifests, the small layers (template, system, params, messages) and each model file's metadata are read, never the weights.",
+     "Normalmente `~/.ollama/models` (macOS y Linux), `/usr/share/ollama/.ollama/models` para el servicio de Linux que instala el script, y `%USERPROFILE%\\.ollama\\models` en Windows; `OLLAMA_MODELS` la cambia de sitio. También vale elegir la carpeta `.ollama` que la contiene. Carpetas ocultas: pulsa Cmd+Mayús+. en el selector de macOS, o escribe la ruta. Todo se lee en este navegador y no se sube nada; solo se leen los manifiestos, las capas pequeñas (template, system, params, messages) y los metadatos de cada archivo de modelo, nunca los pesos.",
+     "Обычно `~/.ollama/models` (macOS и Linux), `/usr/share/ollama/.ollama/models` для службы Linux, установленной скриптом, и `%USERPROFILE%\\.ollama\\models` в Windows; `OLLAMA_MODELS` меняет это место. Можно выбрать и папку `.ollama` над ней. Скрытые папки: нажмите Cmd+Shift+. в окне выбора macOS или введите путь. Всё читается в этом браузере, ничего не загружается на сервер; читаются только манифесты, небольшие слои (template, system, params, messages) и метаданные каждого файла модели, но не веса."),
     ("help.heap.q", "Why do I see addresses like 0xc000010000?", "¿Por qué veo direcciones como 0xc000010000?", "Откуда адреса вроде 0xc000010000?"),
     ("help.heap.a",
      "Printing `{{ .Messages }}` or nested tool properties makes Go print pointers, which in Ollama are real heap addresses that change on every run. Promptscope prints stable stand-ins in Go's style (`0xc000010000`, increasing), so these bytes will not match your server's.",
@@ -367,7 +406,7 @@ mod tests {
     /// Every key the UI sources name is in the catalogue.
     #[test]
     fn every_key_the_ui_uses_exists() {
-        const PREFIXES: [&str; 16] = [
+        const PREFIXES: [&str; 17] = [
             "app.",
             "settings.",
             "examples.",
@@ -384,6 +423,7 @@ mod tests {
             "branch.",
             "embed.",
             "help.",
+            "store.",
         ];
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
         let mut files: Vec<_> = std::fs::read_dir(dir.join("ui"))

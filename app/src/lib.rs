@@ -1,7 +1,7 @@
 //! Promptscope's app logic, without the browser: the state and its JSON
 //! forms, share links, `curl` parsing, prompt highlighting, error
-//! positions, request edits, the message catalogue, the examples and the
-//! call into the engine.
+//! positions, request edits, the message catalogue, the examples, the
+//! call into the engine and the reading of an Ollama models folder.
 //!
 //! Nothing here depends on Leptos or `web-sys`, so `cargo test -p
 //! promptscope-app --lib` runs these modules natively; the UI (`src/ui/`,
@@ -22,6 +22,7 @@ pub mod highlight;
 pub mod i18n;
 pub mod jobs;
 pub mod modelfile;
+pub mod modelstore;
 pub mod reqedit;
 pub mod share;
 pub mod state;

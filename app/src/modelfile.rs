@@ -42,6 +42,23 @@ pub fn modelfile(m: &ModelState, from: &str) -> String {
             push_block(&mut out, &format!("MESSAGE {role}"), content);
         }
     }
+    if let Ok(Value::Object(options)) =
+        parse_json_text(&m.options, Value::Object(Default::default()))
+    {
+        for (name, value) in &options {
+            let values = match value {
+                Value::Array(list) => list.clone(),
+                v => vec![v.clone()],
+            };
+            for v in &values {
+                let text = match v {
+                    Value::String(s) => s.clone(),
+                    v => v.to_string(),
+                };
+                push_block(&mut out, &format!("PARAMETER {name}"), &text);
+            }
+        }
+    }
     if !m.renderer.trim().is_empty() {
         out.push_str(&format!("RENDERER {}\n", m.renderer.trim()));
     }
@@ -65,11 +82,13 @@ mod tests {
                 r#"[{"role":"user","content":"hi"},{"role":"assistant","content":"a \"b\" c"}]"#
                     .into(),
             parser: "qwen3".into(),
+            options: r#"{"num_ctx": 8192, "stop": ["</s>", "<|im_end|>"], "temperature": 0.5}"#
+                .into(),
             ..ModelState::default()
         };
         assert_eq!(
             modelfile(&m, "./model.gguf"),
-            "FROM ./model.gguf\nTEMPLATE \"\"\"{{ .Prompt }}\n\"\"\"\nSYSTEM Be brief.\nMESSAGE user hi\nMESSAGE assistant \"\"\"a \"b\" c\"\"\"\nPARSER qwen3\n"
+            "FROM ./model.gguf\nTEMPLATE \"\"\"{{ .Prompt }}\n\"\"\"\nSYSTEM Be brief.\nMESSAGE user hi\nMESSAGE assistant \"\"\"a \"b\" c\"\"\"\nPARAMETER num_ctx 8192\nPARAMETER stop </s>\nPARAMETER stop <|im_end|>\nPARAMETER temperature 0.5\nPARSER qwen3\n"
         );
         let m = ModelState {
             has_template: true,

@@ -6,8 +6,8 @@
 //! ```json
 //! {"promptscope": 1, "endpoint": "chat",
 //!  "model": {"template": "...", "system": "...", "messages": [...], "renderer": "",
-//!            "parser": "", "family": "", "capabilities": [], "chat_template": "",
-//!            "bos_token": "<s>", "eos_token": "</s>"},
+//!            "parser": "", "family": "", "capabilities": [], "options": {},
+//!            "chat_template": "", "bos_token": "<s>", "eos_token": "</s>"},
 //!  "env": {"OLLAMA_GO_TEMPLATE": "true"}, "date": "2025-01-31",
 //!  "request": {"model": "demo", "messages": [...]}}
 //! ```
@@ -15,7 +15,11 @@
 //! `model.messages` and `request` may also be strings holding JSON text:
 //! that is how the exact text (formatting, or JSON that does not parse yet)
 //! travels in share links and local storage. `model.template: null` means
-//! the Modelfile has no TEMPLATE. Reading is lenient: a missing key keeps
+//! the Modelfile has no TEMPLATE. `model.options` holds the model's option
+//! defaults (its PARAMETERs, a stored model's params layer); the render
+//! case form also merges them under the request's `options` (the request
+//! winning key by key, as Ollama's `modelOptions` does), since
+//! `promptscope render` reads only the request's. Reading is lenient: a missing key keeps
 //! its current value, so a partial state updates only what it names.
 
 use serde_json::{json, Map, Value};
@@ -80,6 +84,10 @@ pub struct ModelState {
     pub family: String,
     /// Extra capabilities from the model configuration.
     pub capabilities: Vec<String>,
+    /// The model's option defaults (PARAMETERs; a stored model's params
+    /// layer), as the JSON text of an object; empty = none. Ollama puts
+    /// them under the request's `options`, the request winning key by key.
+    pub options: String,
     /// The GGUF `tokenizer.chat_template` (Jinja); empty = none.
     pub chat_template: String,
     /// The BOS token string the chat template sees as `bos_token`.
@@ -144,6 +152,32 @@ fn get_json_text(obj: &Map<String, Value>, key: &str) -> Option<String> {
     }
 }
 
+/// Puts a model's option defaults under the request's `options`, as
+/// Ollama's `modelOptions` does: the request wins key by key (so its `stop`
+/// replaces the model's, it is not appended). A request whose `options`
+/// is there but not an object is left as it is, for Ollama to refuse.
+pub fn merge_options(request: &mut Value, defaults: &Map<String, Value>) {
+    if defaults.is_empty() {
+        return;
+    }
+    let Some(body) = request.as_object_mut() else {
+        return;
+    };
+    match body.get_mut("options") {
+        None | Some(Value::Null) => {
+            body.insert("options".into(), Value::Object(defaults.clone()));
+        }
+        Some(Value::Object(asked)) => {
+            let mut merged = defaults.clone();
+            for (k, v) in asked.iter() {
+                merged.insert(k.clone(), v.clone());
+            }
+            *asked = merged;
+        }
+        Some(_) => {}
+    }
+}
+
 impl State {
     /// Applies the keys present in `v` (a state or render-case object) and
     /// keeps the rest.
@@ -187,6 +221,9 @@ impl State {
             }
             if let Some(text) = get_json_text(m, "messages") {
                 model.messages = text;
+            }
+            if let Some(text) = get_json_text(m, "options") {
+                model.options = text;
             }
             match m.get("capabilities") {
                 None => {}
@@ -256,6 +293,7 @@ impl State {
         model.insert("parser".into(), json!(m.parser));
         model.insert("family".into(), json!(m.family));
         model.insert("capabilities".into(), json!(m.capabilities));
+        model.insert("options".into(), as_value(&m.options, json!({})));
         model.insert("chat_template".into(), json!(m.chat_template));
         if !m.bos_token.is_empty() {
             model.insert("bos_token".into(), json!(m.bos_token));
@@ -273,7 +311,13 @@ impl State {
         if !m.date.is_empty() {
             out.insert("date".into(), json!(m.date));
         }
-        out.insert("request".into(), as_value(&self.request, json!({})));
+        let mut request = as_value(&self.request, json!({}));
+        if form == Form::RenderCase {
+            if let Ok(Value::Object(defaults)) = parse_json_text(&m.options, json!({})) {
+                merge_options(&mut request, &defaults);
+            }
+        }
+        out.insert("request".into(), request);
         Value::Object(out)
     }
 
@@ -305,6 +349,7 @@ mod tests {
                 parser: "qwen3".into(),
                 family: "qwen3".into(),
                 capabilities: vec!["tools".into(), "vision".into()],
+                options: "{\"num_ctx\": 8192, \"stop\": [\"</s>\"]".into(),
                 chat_template: "{{ messages }}".into(),
                 bos_token: "<s>".into(),
                 eos_token: String::new(),
@@ -351,6 +396,58 @@ mod tests {
             .unwrap();
         assert!(!s.model.has_template);
         assert_eq!(s.model.go_template_env, None);
+    }
+
+    #[test]
+    fn model_options_go_under_the_request_options() {
+        let defaults = json!({"num_ctx": 8192, "stop": ["</s>"], "temperature": 0.5});
+        let defaults = defaults.as_object().unwrap();
+        // the request wins key by key; its stop replaces the model's
+        let mut body = json!({"model": "m", "options": {"stop": ["x"], "seed": 1}});
+        merge_options(&mut body, defaults);
+        assert_eq!(
+            body["options"],
+            json!({"num_ctx": 8192, "stop": ["x"], "temperature": 0.5, "seed": 1})
+        );
+        for absent in [
+            json!({"model": "m"}),
+            json!({"model": "m", "options": null}),
+        ] {
+            let mut body = absent;
+            merge_options(&mut body, defaults);
+            assert_eq!(&body["options"], &Value::Object(defaults.clone()));
+        }
+        // not an object: left for Ollama to refuse
+        let mut body = json!({"options": "fast"});
+        merge_options(&mut body, defaults);
+        assert_eq!(body["options"], "fast");
+        let mut body = json!({"model": "m"});
+        merge_options(&mut body, &Map::new());
+        assert_eq!(body, json!({"model": "m"}));
+
+        // the render case form merges them (promptscope render reads only
+        // the request's), and keeps them as model.options
+        let mut s = sample();
+        s.model.options = "{\"num_ctx\": 8192, \"stop\": [\"</s>\"]}".into();
+        s.request = "{\"model\": \"demo\", \"options\": {\"num_ctx\": 64}}".into();
+        let v = s.to_json(Form::RenderCase);
+        assert_eq!(
+            v["request"]["options"],
+            json!({"num_ctx": 64, "stop": ["</s>"]})
+        );
+        assert_eq!(
+            v["model"]["options"],
+            json!({"num_ctx": 8192, "stop": ["</s>"]})
+        );
+        let back = State::from_json(&v).unwrap();
+        assert_eq!(
+            back.model.options,
+            "{\n  \"num_ctx\": 8192,\n  \"stop\": [\n    \"</s>\"\n  ]\n}"
+        );
+        // none: an empty object, so an import replaces earlier defaults
+        s.model.options.clear();
+        assert_eq!(s.to_json(Form::RenderCase)["model"]["options"], json!({}));
+        assert_eq!(s.to_json(Form::Exact)["model"]["options"], "");
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The explain pane: the path Ollama takes and the rule that chose it, the
 //! execution branch, the template's names, capabilities and their origins,
-//! think, Ollama's rejection, what happened to each message, and how to
-//! check the result against a real Ollama.
+//! think, where a model from the models folder got each input, Ollama's
+//! rejection, what happened to each message, and how to check the result
+//! against a real Ollama.
 
 use leptos::prelude::*;
 
@@ -282,6 +283,19 @@ pub fn ExplainPane() -> impl IntoView {
                     facts
                         .with(|f| f.truncation.clone())
                         .map(|t| view! { <dt>{store.t("explain.truncation")}</dt> <dd>{t}</dd> })
+                }}
+                {move || {
+                    store.store_model.get().map(|m| {
+                        view! {
+                            <dt>{store.t("explain.origins")}</dt>
+                            <dd data-testid="explain-origins">
+                                <code>{m.name}</code>
+                                <ul class="origins">
+                                    {m.origins.into_iter().map(|o| view! { <li>{o}</li> }).collect_view()}
+                                </ul>
+                            </dd>
+                        }
+                    })
                 }}
                 {move || {
                     runner.get().map(|t| {

@@ -46,8 +46,14 @@ impl gguf_meta::AsyncReadAt for BlobSource {
     }
 }
 
-/// Reads a dropped or chosen file's metadata and installs it.
-fn load_file(store: Store, file: web_sys::File, status: RwSignal<Option<(bool, String)>>) {
+/// Reads a dropped or chosen file's metadata (by slices) and installs it:
+/// the page keeps the metadata, the engine worker reads the vocabulary.
+/// Also used for a model blob from the models folder.
+pub(crate) fn load_file(
+    store: Store,
+    file: web_sys::File,
+    status: RwSignal<Option<(bool, String)>>,
+) {
     let name = file.name();
     status.set(Some((
         false,
@@ -87,15 +93,27 @@ fn load_file(store: Store, file: web_sys::File, status: RwSignal<Option<(bool, S
     });
 }
 
+/// Drops the GGUF: renders go back to the page, without tokens.
+pub(crate) fn forget(store: Store) {
+    engine_client::stop(store);
+    store.tokenizer.set(Tokenizer::None);
+    store.gguf.set(None);
+    store.gguf_file.set_value(None);
+    store.gguf_status.set(None);
+    store.schedule_render();
+}
+
 /// The picker and drop zone.
 #[component]
 pub fn GgufDrop() -> impl IntoView {
     let store = expect_context::<Store>();
-    let status = RwSignal::new(None::<(bool, String)>);
+    let status = store.gguf_status;
     let over = RwSignal::new(false);
     let on_change = move |ev: web_sys::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         if let Some(f) = input.files().and_then(|l| l.get(0)) {
+            // not the stored model's file any more
+            store.store_model.set(None);
             load_file(store, f, status);
         }
     };
@@ -107,6 +125,7 @@ pub fn GgufDrop() -> impl IntoView {
             .and_then(|d| d.files())
             .and_then(|l| l.get(0))
         {
+            store.store_model.set(None);
             load_file(store, f, status);
         }
     };
@@ -152,12 +171,8 @@ pub fn GgufDrop() -> impl IntoView {
                     .then(|| {
                         view! {
                             <button type="button" data-testid="gguf-forget" on:click=move |_| {
-                                engine_client::stop(store);
-                                store.tokenizer.set(Tokenizer::None);
-                                store.gguf.set(None);
-                                store.gguf_file.set_value(None);
-                                status.set(None);
-                                store.schedule_render();
+                                store.store_model.set(None);
+                                forget(store);
                             }>{move || store.t("model.gguf_forget")}</button>
                         }
                     })

@@ -12,6 +12,7 @@ pub mod explain_pane;
 pub mod generate_pane;
 pub mod gguf_pane;
 pub mod help;
+pub mod import_pane;
 pub mod json_field;
 pub mod model_pane;
 pub mod prompt_pane;
@@ -19,6 +20,7 @@ pub mod request_form;
 pub mod request_pane;
 pub mod settings;
 pub mod store;
+pub mod store_pane;
 pub mod toolbar;
 
 #[cfg(test)]

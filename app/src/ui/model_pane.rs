@@ -13,7 +13,9 @@ use promptscope_app::state::{parse_json_text, ModelState, EXTRA_CAPABILITIES};
 use crate::ui::code_editor::CodeEditor;
 use crate::ui::gguf_pane::GgufDrop;
 use crate::ui::help::Help;
+use crate::ui::import_pane::ImportPane;
 use crate::ui::store::Store;
+use crate::ui::store_pane::StorePane;
 
 /// A picker over a list of names, with an empty first entry.
 #[component]
@@ -62,6 +64,7 @@ pub fn ModelPane() -> impl IntoView {
     let template = store.slice(|s| s.model.template.clone());
     let system = store.slice(|s| s.model.system.clone());
     let messages = store.slice(|s| s.model.messages.clone());
+    let options = store.slice(|s| s.model.options.clone());
     let family = store.slice(|s| s.model.family.clone());
     let env = store.slice(|s| s.model.go_template_env.clone());
     let caps = store.slice(|s| s.model.capabilities.clone());
@@ -89,6 +92,21 @@ pub fn ModelPane() -> impl IntoView {
                 o.input_error
                     .as_ref()
                     .filter(|e| e.field == Field::ModelMessages)
+                    .map(|e| (e.message.clone(), e.pos))
+            })
+        })
+    });
+    let options_error = Memo::new(move |_| {
+        let syntax = options.with(|m| {
+            parse_json_text(m, serde_json::json!({}))
+                .err()
+                .map(|e| (e.to_string(), Some(errpos::json(&e))))
+        });
+        syntax.or_else(|| {
+            store.outcome.with(|o| {
+                o.input_error
+                    .as_ref()
+                    .filter(|e| e.field == Field::ModelOptions)
                     .map(|e| (e.message.clone(), e.pos))
             })
         })
@@ -161,6 +179,17 @@ pub fn ModelPane() -> impl IntoView {
                 on_input=Callback::new(move |v: String| store.update(|s| s.model.messages = v))
                 error=Signal::derive(move || messages_error.get().map(|(m, _)| m))
                 error_pos=Signal::derive(move || messages_error.get().and_then(|(_, p)| p))
+                rows=3
+            />
+            <CodeEditor
+                id="model-options"
+                label="model.options"
+                hint="model.options_hint"
+                test_id="model-options-input"
+                value=Signal::from(options)
+                on_input=Callback::new(move |v: String| store.update(|s| s.model.options = v))
+                error=Signal::derive(move || options_error.get().map(|(m, _)| m))
+                error_pos=Signal::derive(move || options_error.get().and_then(|(_, p)| p))
                 rows=3
             />
             <div class="row wrap">
@@ -287,6 +316,8 @@ pub fn ModelPane() -> impl IntoView {
                     .collect_view()}
             </fieldset>
             <Help key="help.dates" />
+            <StorePane />
+            <ImportPane />
             <GgufDrop />
             <CodeEditor
                 id="chat-template"

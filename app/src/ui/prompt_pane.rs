@@ -115,6 +115,7 @@ pub fn PromptPane(
                 let field = match e.field {
                     Field::Request => "field.request",
                     Field::ModelMessages => "field.model_messages",
+                    Field::ModelOptions => "field.model_options",
                     Field::Date => "field.date",
                 };
                 (field, e.message.clone())

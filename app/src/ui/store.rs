@@ -34,6 +34,16 @@ pub enum Tokenizer {
     Off,
 }
 
+/// The model last loaded from the user's models folder: its name and where
+/// each of its inputs came from (for Explain).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoreModel {
+    /// The name, as `ollama list` shows it.
+    pub name: String,
+    /// `TEMPLATE: template layer sha256:…`, one per input.
+    pub origins: Vec<String>,
+}
+
 /// Where the state is remembered between visits.
 const STATE_KEY: &str = "promptscope.state.v1";
 /// Where the preferences (language, theme, whitespace) are remembered.
@@ -100,6 +110,10 @@ pub struct Store {
     pub gguf_file: StoredValue<Option<web_sys::File>, LocalStorage>,
     /// Token counting with the GGUF.
     pub tokenizer: RwSignal<Tokenizer>,
+    /// The GGUF pane's status line: (is an error, text).
+    pub gguf_status: RwSignal<Option<(bool, String)>>,
+    /// The model loaded from the models folder, while its fields stand.
+    pub store_model: RwSignal<Option<StoreModel>>,
     /// The shown prompt's tokens (from the engine worker).
     pub tokens: RwSignal<Tokens>,
     /// A render has waited on the engine worker for a while.
@@ -164,6 +178,8 @@ impl Store {
             show_tokens: RwSignal::new(false),
             gguf_file: StoredValue::new_local(None),
             tokenizer: RwSignal::new(Tokenizer::None),
+            gguf_status: RwSignal::new(None),
+            store_model: RwSignal::new(None),
             tokens: RwSignal::new(None),
             counting: RwSignal::new(false),
             compare_answers: RwSignal::new(None),
@@ -216,6 +232,7 @@ impl Store {
     pub fn load_example(&self, id: &str) {
         if let Some(ex) = examples::by_id(id) {
             self.state.set(ex.state());
+            self.store_model.set(None);
         }
     }
 
