@@ -237,59 +237,67 @@ impl CreateRequest {
     /// `options` as Ollama's `modelOptions` does: the request's options win
     /// key by key (a request's `stop` replaces the Modelfile's).
     pub fn fill_case(&self, case: &mut Json) {
-        if !case["model"].is_object() {
-            case["model"] = Json::Object(Map::new());
-        }
-        let m = &mut case["model"];
-        let mut put = |k: &str, v: Json, empty: bool| {
-            if !empty && m.get(k).is_none_or(Json::is_null) {
-                m[k] = v;
-            }
-        };
-        put(
-            "template",
-            Json::from(self.template.as_str()),
-            self.template.is_empty(),
+        let messages = self
+            .messages
+            .iter()
+            .map(|x| (x.role.as_str(), x.content.as_str()));
+        fill_model(
+            case,
+            &[
+                ("template", Some(self.template.as_str())),
+                ("system", Some(self.system.as_str())),
+                ("renderer", Some(self.renderer.as_str())),
+                ("parser", Some(self.parser.as_str())),
+            ],
+            messages,
         );
-        put(
-            "system",
-            Json::from(self.system.as_str()),
-            self.system.is_empty(),
-        );
-        put(
-            "renderer",
-            Json::from(self.renderer.as_str()),
-            self.renderer.is_empty(),
-        );
-        put(
-            "parser",
-            Json::from(self.parser.as_str()),
-            self.parser.is_empty(),
-        );
-        put(
-            "messages",
-            Json::Array(
-                self.messages
-                    .iter()
-                    .map(|x| serde_json::json!({"role": x.role, "content": x.content}))
-                    .collect(),
-            ),
-            self.messages.is_empty(),
-        );
-        if self.parameters.is_empty() {
-            return;
-        }
-        if !case["request"].is_object() {
-            return;
-        }
-        let mut options = self.parameters.clone();
-        if let Some(Json::Object(asked)) = case["request"].get("options") {
-            for (k, v) in asked {
-                options.insert(k.clone(), v.clone());
-            }
-        }
-        case["request"]["options"] = Json::Object(options);
+        options_under_request(case, &self.parameters);
     }
+}
+
+/// Sets each `(key, value)` of a case's `model` that the case leaves
+/// absent or `null`; an empty value (or `None`) sets nothing. `messages`
+/// (role, content) likewise, when there are any.
+pub(crate) fn fill_model<'a>(
+    case: &mut Json,
+    keys: &[(&str, Option<&str>)],
+    messages: impl ExactSizeIterator<Item = (&'a str, &'a str)>,
+) {
+    if !case["model"].is_object() {
+        case["model"] = Json::Object(Map::new());
+    }
+    let m = &mut case["model"];
+    let free = |m: &Json, k: &str| m.get(k).is_none_or(Json::is_null);
+    for (k, v) in keys {
+        if let Some(v) = v.filter(|v| !v.is_empty()) {
+            if free(m, k) {
+                m[*k] = Json::from(v);
+            }
+        }
+    }
+    if messages.len() > 0 && free(m, "messages") {
+        m["messages"] = Json::Array(
+            messages
+                .map(|(role, content)| serde_json::json!({"role": role, "content": content}))
+                .collect(),
+        );
+    }
+}
+
+/// Puts option defaults (a Modelfile's PARAMETERs, a params layer) under
+/// the request's `options` as `modelOptions` does: the request's win key
+/// by key (its `stop` replaces theirs).
+pub(crate) fn options_under_request(case: &mut Json, defaults: &Map<String, Json>) {
+    if defaults.is_empty() || !case["request"].is_object() {
+        return;
+    }
+    let mut options = defaults.clone();
+    if let Some(Json::Object(asked)) = case["request"].get("options") {
+        for (k, v) in asked {
+            options.insert(k.clone(), v.clone());
+        }
+    }
+    case["request"]["options"] = Json::Object(options);
 }
 
 #[cfg(test)]

@@ -441,70 +441,39 @@ impl StoredModel {
     /// `modelOptions` merges them. `model.gguf` is the model blob's path
     /// relative to the models directory; the caller makes it a real path.
     pub fn fill_case(&self, case: &mut Json) {
-        if !case["model"].is_object() {
-            case["model"] = Json::Object(Map::new());
-        }
-        let m = &mut case["model"];
-        let mut put = |k: &str, v: Json, empty: bool| {
-            if !empty && m.get(k).is_none_or(Json::is_null) {
-                m[k] = v;
-            }
-        };
         let c = &self.config;
-        put(
-            "template",
-            self.template.clone().map(Json::from).unwrap_or(Json::Null),
-            self.template.is_none(),
+        let messages = self
+            .messages
+            .iter()
+            .map(|x| (x.role.as_str(), x.content.as_str()));
+        crate::create::fill_model(
+            case,
+            &[
+                ("system", Some(self.system.as_str())),
+                ("renderer", Some(c.renderer.as_str())),
+                ("parser", Some(c.parser.as_str())),
+                ("family", Some(c.model_family.as_str())),
+                ("gguf", self.model.as_ref().map(|b| b.path.as_str())),
+            ],
+            messages,
         );
-        put(
-            "system",
-            Json::from(self.system.as_str()),
-            self.system.is_empty(),
-        );
-        put(
-            "renderer",
-            Json::from(c.renderer.as_str()),
-            c.renderer.is_empty(),
-        );
-        put("parser", Json::from(c.parser.as_str()), c.parser.is_empty());
-        put(
-            "family",
-            Json::from(c.model_family.as_str()),
-            c.model_family.is_empty(),
-        );
-        put(
-            "families",
-            Json::from(c.model_families.clone()),
-            c.model_families.is_empty(),
-        );
-        put(
-            "capabilities",
-            Json::from(c.capabilities.clone()),
-            c.capabilities.is_empty(),
-        );
-        put("projector", Json::Bool(true), self.projectors.is_empty());
-        put(
-            "messages",
-            Json::Array(
-                self.messages
-                    .iter()
-                    .map(|x| serde_json::json!({"role": x.role, "content": x.content}))
-                    .collect(),
-            ),
-            self.messages.is_empty(),
-        );
-        if let Some(b) = &self.model {
-            put("gguf", Json::from(b.path.as_str()), false);
+        let m = &mut case["model"];
+        let free = |m: &Json, k: &str| m.get(k).is_none_or(Json::is_null);
+        // a template layer, even an empty one, is a Go TEMPLATE
+        if let (Some(t), true) = (&self.template, free(m, "template")) {
+            m["template"] = Json::from(t.as_str());
         }
-        if self.options.is_empty() || !case["request"].is_object() {
-            return;
-        }
-        let mut options = self.options.clone();
-        if let Some(Json::Object(asked)) = case["request"].get("options") {
-            for (k, v) in asked {
-                options.insert(k.clone(), v.clone());
+        for (k, list) in [
+            ("families", &c.model_families),
+            ("capabilities", &c.capabilities),
+        ] {
+            if !list.is_empty() && free(m, k) {
+                m[k] = Json::from(list.clone());
             }
         }
-        case["request"]["options"] = Json::Object(options);
+        if !self.projectors.is_empty() && free(m, "projector") {
+            m["projector"] = Json::Bool(true);
+        }
+        crate::create::options_under_request(case, &self.options);
     }
 }
