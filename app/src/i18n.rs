@@ -425,7 +425,11 @@ mod tests {
             "help.",
             "store.",
         ];
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let dir = std::path::PathBuf::from(
+            std::env::var_os("CARGO_MANIFEST_DIR")
+                .expect("cargo sets CARGO_MANIFEST_DIR at run time"),
+        )
+        .join("src");
         let mut files: Vec<_> = std::fs::read_dir(dir.join("ui"))
             .unwrap()
             .map(|e| e.unwrap().path())

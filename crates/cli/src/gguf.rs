@@ -322,9 +322,12 @@ mod tests {
     use super::*;
 
     fn fixture(name: &str) -> std::path::PathBuf {
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../gguf/tests/fixtures")
-            .join(name)
+        std::path::PathBuf::from(
+            std::env::var_os("CARGO_MANIFEST_DIR")
+                .expect("cargo sets CARGO_MANIFEST_DIR at run time"),
+        )
+        .join("../gguf/tests/fixtures")
+        .join(name)
     }
 
     fn load(name: &str) -> GgufFile {

@@ -21,7 +21,10 @@ use serde_json::{json, Value};
 fn golden(kind: &str) -> Vec<Value> {
     let model = testkit::smollm2();
     let model = model.to_str().unwrap();
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/context.jsonl");
+    let path = std::path::PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR at run time"),
+    )
+    .join("tests/golden/context.jsonl");
     std::fs::read_to_string(path)
         .unwrap()
         .lines()

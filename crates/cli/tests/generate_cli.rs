@@ -13,8 +13,10 @@ use serde_json::{json, Value};
 
 /// The llama.cpp golden: (prompt text, prompt ids).
 fn golden() -> (String, usize) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../inference/tests/golden/smollm2-greedy.jsonl");
+    let path = std::path::PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR at run time"),
+    )
+    .join("../inference/tests/golden/smollm2-greedy.jsonl");
     let line = std::fs::read_to_string(path)
         .unwrap()
         .lines()

@@ -71,7 +71,9 @@ fn agree(model: &mut Model, vocab: &Vocab, c: &Case, n: usize) -> usize {
 #[test]
 fn greedy_matches_llama_cpp() {
     let (mut model, vocab) = setup();
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let here = std::path::PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR at run time"),
+    );
     let ours = load(&here.join("tests/golden/smollm2-greedy.jsonl"));
     assert_eq!(ours.len(), 10);
     let mut full = 0;
@@ -148,7 +150,9 @@ fn one_token_logits_are_llama_cpps_bit_for_bit() {
 #[test]
 fn generation_at_temperature_zero_is_greedy_and_stops_at_eos() {
     let (mut model, vocab) = setup();
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let here = std::path::PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR at run time"),
+    );
     let ours = load(&here.join("tests/golden/smollm2-greedy.jsonl"));
     // "What is the capital of Japan?" in ChatML: the answer ends with <|im_end|>
     let c = &ours[1];

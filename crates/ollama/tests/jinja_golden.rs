@@ -19,9 +19,11 @@ fn corpus_golden(name: &str) -> PathBuf {
 }
 
 fn own_golden(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
-        .join(name)
+    std::path::PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR at run time"),
+    )
+    .join("tests/golden")
+    .join(name)
 }
 
 /// Renders one case: messages = Modelfile SYSTEM (when the request does

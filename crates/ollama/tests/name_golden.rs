@@ -17,7 +17,10 @@ fn parts(n: &Name) -> Value {
 
 #[test]
 fn names_are_ollamas() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/names.jsonl");
+    let path = std::path::PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR at run time"),
+    )
+    .join("tests/golden/names.jsonl");
     let text = std::fs::read_to_string(path).unwrap();
     let (mut valid, mut all, mut cloud_refs) = (0, 0, 0);
     for line in text.lines() {

@@ -44,8 +44,10 @@ fn create_json(r: &store::create::CreateRequest) -> Value {
 
 #[test]
 fn the_parser_is_ollamas() {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/modelfile.jsonl");
+    let path = std::path::PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR at run time"),
+    )
+    .join("tests/golden/modelfile.jsonl");
     let text = std::fs::read_to_string(path).unwrap();
     let (mut ok, mut errors, mut from_tests) = (0, 0, 0);
     let (mut creates, mut create_errors) = (0, 0);

@@ -9,7 +9,9 @@ use gguf_meta::{Array, GgufFile, Value};
 use sha2::{Digest, Sha256};
 
 pub fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    std::path::PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR at run time"),
+    )
 }
 
 pub fn fixture(name: &str) -> PathBuf {

@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 use tokenizer::Vocab;
 
 pub fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    std::path::PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR at run time"),
+    )
 }
 
 /// The repository's `tests/corpus/tokenizer`.
