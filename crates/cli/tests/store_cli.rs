@@ -189,8 +189,8 @@ fn a_stored_model_renders_as_the_same_model_given_inline() {
     for (what, (ca, a, ea), (cb, b, eb)) in &results {
         assert_eq!(ca, cb, "{what}: {ea} {eb}");
         if *ca == 2 {
-            // the same input the engine cannot take either way (a BERT
-            // vocabulary: issue 13)
+            // the same input the engine cannot take either way (a
+            // vocabulary type the tokenizer does not have)
             assert_eq!(ea, eb, "{what}");
             unreadable += 1;
             continue;

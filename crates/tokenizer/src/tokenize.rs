@@ -183,8 +183,124 @@ impl Vocab {
                     })?);
                 }
             }
+            VocabType::Wpm => {
+                // add_special alone decides, whatever add_bos and add_sep say
+                if add_special {
+                    out.push(self.bos.ok_or_else(|| {
+                        Error::tokenize("GGML_ASSERT(special_bos_id != LLAMA_TOKEN_NULL) failed")
+                    })?);
+                }
+                for f in frags {
+                    match f {
+                        Fragment::Raw(off, len) => {
+                            self.wpm_tokenize(&text[off..off + len], &mut out)
+                        }
+                        Fragment::Token(id) => out.push(id),
+                    }
+                }
+                if add_special {
+                    out.push(self.sep.ok_or_else(|| {
+                        Error::tokenize("GGML_ASSERT(special_sep_id != LLAMA_TOKEN_NULL) failed")
+                    })?);
+                }
+            }
         }
         Ok(out)
+    }
+
+    /// `llm_tokenizer_wpm_session::tokenize`: the text normalized and split
+    /// into words (`wpm_words`), then per word, with a `▁` in front, the
+    /// longest tokens from left to right; a word with a part no token
+    /// matches is `[UNK]` whole.
+    fn wpm_tokenize(&self, text: &[u8], out: &mut Vec<u32>) {
+        for word in self.wpm_words(text) {
+            if word.is_empty() {
+                continue;
+            }
+            let mut w = Vec::with_capacity(word.len() + 3);
+            w.extend_from_slice("\u{2581}".as_bytes());
+            w.extend_from_slice(&word);
+            let n = w.len();
+            let start = out.len();
+            let mut i = 0;
+            while i < n {
+                let mut matched = false;
+                let mut j = n.min(i + self.max_token_len + 1);
+                while j > i {
+                    if let Some(&id) = self.token_to_id.get(&w[i..j]) {
+                        out.push(id);
+                        matched = true;
+                        i = j - 1;
+                        break;
+                    }
+                    j -= 1;
+                }
+                if !matched {
+                    out.truncate(start);
+                    break;
+                }
+                i += 1;
+            }
+            if out.len() == start {
+                if let Some(unk) = self.unk {
+                    out.push(unk);
+                }
+            }
+        }
+    }
+
+    /// `llm_tokenizer_wpm_session::preprocess`: NFD (when stripping
+    /// accents), whitespace ends a word, NUL, U+FFFD and control characters
+    /// dropped, accent marks dropped when stripping, lower-cased when the
+    /// normalizer says so, and each punctuation mark, ASCII symbol or
+    /// Chinese character a word of its own.
+    fn wpm_words(&self, text: &[u8]) -> Vec<Vec<u8>> {
+        let mut cpts = unicode::cpts_from_utf8(text);
+        if self.strip_accents {
+            for c in cpts.iter_mut() {
+                *c = unicode::nfd(*c);
+            }
+        }
+        let mut words: Vec<Vec<u8>> = vec![Vec::new()];
+        for cpt in cpts {
+            let flags = Flags::of(cpt);
+            if flags.is_whitespace() {
+                if !words.last().is_some_and(Vec::is_empty) {
+                    words.push(Vec::new());
+                }
+                continue;
+            }
+            if cpt == 0 || cpt == 0xFFFD || flags.is_control() {
+                continue;
+            }
+            if self.strip_accents && flags.is_accent_mark() {
+                continue;
+            }
+            let c = if self.lowercase {
+                unicode::to_lower(cpt)
+            } else {
+                cpt
+            };
+            let mut s = Vec::with_capacity(4);
+            // a code point out of range is dropped, as unicode_cpt_to_utf8
+            // would throw (it cannot come from decoding)
+            if unicode::push_utf8(&mut s, c).is_none() {
+                continue;
+            }
+            if flags.is_punctuation() || (cpt < 0x7F && flags.is_symbol()) || is_chinese_char(cpt) {
+                if !words.last().is_some_and(Vec::is_empty) {
+                    words.push(Vec::new());
+                }
+                *words.last_mut().expect("a word") = s;
+                words.push(Vec::new());
+            } else {
+                words.last_mut().expect("a word").extend_from_slice(&s);
+            }
+        }
+        if words.last().is_some_and(Vec::is_empty) {
+            words.pop();
+        }
+        words
     }
 
     /// `llm_tokenizer_spm_session::tokenize`.
@@ -364,4 +480,12 @@ impl Vocab {
         }
         Ok(())
     }
+}
+
+/// `llm_tokenizer_wpm_session::is_chinese_char` (its ranges, one of which
+/// starts at U+2B920 as in the Hugging Face code).
+fn is_chinese_char(cpt: u32) -> bool {
+    matches!(cpt,
+        0x04E00..=0x09FFF | 0x03400..=0x04DBF | 0x20000..=0x2A6DF | 0x2A700..=0x2B73F
+        | 0x2B740..=0x2B81F | 0x2B920..=0x2CEAF | 0x0F900..=0x0FAFF | 0x2F800..=0x2FA1F)
 }

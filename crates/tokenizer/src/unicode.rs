@@ -2,7 +2,7 @@
 //! does it: its own category tables (not the Rust standard library's), its
 //! lenient UTF-8 decoder, and GPT-2's byte-to-unicode mapping.
 
-use crate::unicode_data::{FLAGS, LOWERCASE};
+use crate::unicode_data::{FLAGS, LOWERCASE, NFD};
 
 /// `unicode_cpt_flags` bits.
 pub(crate) mod flag {
@@ -12,6 +12,7 @@ pub(crate) mod flag {
     pub const ACCENT_MARK: u16 = 0x0010;
     pub const PUNCTUATION: u16 = 0x0020;
     pub const SYMBOL: u16 = 0x0040;
+    pub const CONTROL: u16 = 0x0080;
     pub const MASK_CATEGORIES: u16 = 0x00FF;
     pub const WHITESPACE: u16 = 0x0100;
 }
@@ -41,6 +42,18 @@ impl Flags {
     #[inline]
     pub fn is_accent_mark(self) -> bool {
         self.0 & flag::ACCENT_MARK != 0
+    }
+    #[inline]
+    pub fn is_punctuation(self) -> bool {
+        self.0 & flag::PUNCTUATION != 0
+    }
+    #[inline]
+    pub fn is_symbol(self) -> bool {
+        self.0 & flag::SYMBOL != 0
+    }
+    #[inline]
+    pub fn is_control(self) -> bool {
+        self.0 & flag::CONTROL != 0
     }
     #[inline]
     pub fn is_whitespace(self) -> bool {
@@ -85,6 +98,17 @@ pub(crate) fn to_lower(cpt: u32) -> u32 {
     match LOWERCASE.binary_search_by_key(&cpt, |&(c, _)| c) {
         Ok(i) => LOWERCASE[i].1,
         Err(_) => cpt,
+    }
+}
+
+/// `unicode_cpts_normalize_nfd` for one code point: the NFD code point of
+/// the last range starting at or before it, when it falls inside (each
+/// code point maps to one: combining marks are dropped, not emitted).
+pub(crate) fn nfd(cpt: u32) -> u32 {
+    let i = NFD.partition_point(|&(first, _, _)| first <= cpt);
+    match i.checked_sub(1).map(|i| NFD[i]) {
+        Some((first, last, n)) if first <= cpt && cpt <= last => n,
+        _ => cpt,
     }
 }
 

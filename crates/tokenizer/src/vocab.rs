@@ -116,6 +116,8 @@ pub enum VocabType {
     /// Byte-pair encoding with a pre-tokenizer (`gpt2`, `whitespace`,
     /// `gemma4`).
     Bpe,
+    /// BERT's WordPiece: greedy longest match per word (`bert`).
+    Wpm,
 }
 
 #[derive(Clone, Debug)]
@@ -164,6 +166,10 @@ pub struct Vocab {
     pub(crate) remove_extra_whitespaces: bool,
     pub(crate) escape_whitespaces: bool,
     pub(crate) lowercase: bool,
+    /// The BERT normalizer's `strip_accents` (NFD, accent marks dropped).
+    pub(crate) strip_accents: bool,
+    /// The longest token text, in bytes (WPM's longest-match bound).
+    pub(crate) max_token_len: usize,
 
     pub(crate) eog: BTreeSet<u32>,
     /// CONTROL, USER_DEFINED and UNKNOWN tokens, longest text first, in
@@ -400,7 +406,11 @@ impl Vocab {
                 pre_name = "gemma4".into();
                 (VocabType::Bpe, [None; 6])
             }
-            "no_vocab" | "none" | "bert" | "t5" | "rwkv" | "test" | "plamo2" | "hybriddna" => {
+            "bert" => (
+                VocabType::Wpm,
+                [Some(101), None, Some(100), Some(102), Some(0), Some(103)],
+            ),
+            "no_vocab" | "none" | "t5" | "rwkv" | "test" | "plamo2" | "hybriddna" => {
                 return Err(unsupported(&model));
             }
             other => return Err(Error::load(format!("unknown tokenizer: '{other}'"))),
@@ -488,6 +498,14 @@ impl Vocab {
                 add_bos = true;
                 add_eos = false;
             }
+            VocabType::Wpm => {
+                pre_type = PreType::Default;
+                add_space_prefix = false;
+                clean_spaces = true;
+                add_bos = true;
+                add_eos = false;
+                add_sep = true;
+            }
         }
         if let Some(v) = meta.boolean("tokenizer.ggml.add_space_prefix")? {
             add_space_prefix = v;
@@ -541,6 +559,7 @@ impl Vocab {
             }
         }
 
+        let mut max_token_len = 0usize;
         let mut tokens = Vec::with_capacity(n_tokens);
         let mut token_to_id: FxHashMap<Box<[u8]>, u32> = FxHashMap::default();
         token_to_id.reserve(n_tokens);
@@ -549,6 +568,7 @@ impl Vocab {
             if text.is_empty() {
                 text = format!("[EMPTY_{i}]").into_bytes().into_boxed_slice();
             }
+            max_token_len = max_token_len.max(text.len());
             token_to_id.insert(text.clone(), i as u32);
             let attr = match toktypes {
                 Some(t) => {
@@ -618,6 +638,8 @@ impl Vocab {
             remove_extra_whitespaces,
             escape_whitespaces,
             lowercase,
+            strip_accents: true,
+            max_token_len,
             eog: BTreeSet::new(),
             cache_special: Vec::new(),
             special_trie: SpecialTrie::default(),
@@ -628,6 +650,7 @@ impl Vocab {
         // an empty special cache, as llama.cpp does).
         v.linefeed = match v.kind {
             VocabType::Spm => v.byte_to_token(b'\n').or(v.pad),
+            VocabType::Wpm => v.pad,
             VocabType::Bpe => match v.tokenize_bytes(b"\n", false, false) {
                 Ok(ids) if !ids.is_empty() => Some(ids[0]),
                 Ok(_) => v.pad,
@@ -649,10 +672,15 @@ impl Vocab {
         if v.pre == PreType::Gemma4 && !v.add_bos {
             v.add_bos = true;
         }
+        // BertNormalizer options: strip_accents follows lowercase unless
+        // given
         if let Some(b) = meta.boolean("tokenizer.ggml.normalizer.lowercase")? {
             v.lowercase = b;
         }
-        meta.boolean("tokenizer.ggml.normalizer.strip_accents")?;
+        v.strip_accents = v.lowercase;
+        if let Some(b) = meta.boolean("tokenizer.ggml.normalizer.strip_accents")? {
+            v.strip_accents = b;
+        }
 
         v.detect_special_by_text();
         v.build_special_cache();

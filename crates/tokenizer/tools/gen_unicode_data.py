@@ -11,7 +11,9 @@ reads the *data* of those tables and writes compact Rust tables:
   (category bits, then WHITESPACE, LOWERCASE, UPPERCASE and NFD set from the
   other tables exactly as `unicode_cpt_flags_array` does);
 - LOWERCASE: the sorted (code point, lowercase) pairs `unicode_tolower`
-  searches.
+  searches;
+- NFD: the (first, last, nfd) ranges `unicode_cpts_normalize_nfd` searches
+  (WPM's accent stripping).
 
 Usage: gen_unicode_data.py path/to/llama.cpp/src/unicode-data.cpp > src/unicode_data.rs
 """
@@ -77,6 +79,14 @@ def main():
     out.write(f"pub(crate) static LOWERCASE: [(u32, u32); {len(lower)}] = [\n")
     for i in range(0, len(lower), 6):
         out.write("    " + " ".join(f"(0x{a:05X}, 0x{b:05X})," for a, b in lower[i:i + 6]) + "\n")
+    out.write("];\n\n")
+    assert nfd == sorted(nfd)
+    out.write("/// `unicode_ranges_nfd`: (first, last, nfd), sorted; `unicode_cpts_normalize_nfd`\n")
+    out.write("/// maps every code point of a range to its one NFD code point.\n")
+    out.write("#[rustfmt::skip]\n")
+    out.write(f"pub(crate) static NFD: [(u32, u32, u32); {len(nfd)}] = [\n")
+    for i in range(0, len(nfd), 4):
+        out.write("    " + " ".join(f"(0x{a:05X}, 0x{b:05X}, 0x{c:05X})," for a, b, c in nfd[i:i + 4]) + "\n")
     out.write("];\n")
 
 

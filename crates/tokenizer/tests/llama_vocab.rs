@@ -1,0 +1,82 @@
+//! llama.cpp's own tokenizer tests (tests/test-tokenizer-0.cpp) on its own
+//! vocabularies (models/ggml-vocab-*.gguf with their `.inp` and `.out`,
+//! from the llama-cpp-python 0.3.36 sdist, copied unchanged into
+//! `tests/corpus/tokenizer/llama-vocab/`): each input, tokenized with
+//! `add_special = false` and `parse_special = false` as the test does,
+//! must give the recorded ids. The GGUF of a test is the corpus file of the
+//! same vocabulary where the corpus already holds it.
+
+mod common;
+
+use std::path::PathBuf;
+
+/// `read_tests`: inputs separated by `\n__ggml_vocab_test__\n`, one output
+/// line (space-separated ids) per input.
+fn read_tests(inp: &str, out: &str) -> Vec<(String, Vec<u32>)> {
+    let sep = "\n__ggml_vocab_test__\n";
+    let mut inputs = Vec::new();
+    let mut pos = 0;
+    while pos < inp.len() {
+        match inp[pos..].find(sep) {
+            Some(n) => {
+                inputs.push(inp[pos..pos + n].to_string());
+                pos += n + sep.len();
+            }
+            None => {
+                inputs.push(inp[pos..].to_string());
+                break;
+            }
+        }
+    }
+    let outputs: Vec<Vec<u32>> = out
+        .lines()
+        .map(|l| l.split_whitespace().map(|t| t.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(
+        inputs.len(),
+        outputs.len(),
+        "input and output files have different numbers of tests"
+    );
+    inputs.into_iter().zip(outputs).collect()
+}
+
+fn run(name: &str, gguf: PathBuf) {
+    let dir = common::corpus_dir().join("llama-vocab");
+    let inp = std::fs::read_to_string(dir.join(format!("ggml-vocab-{name}.gguf.inp"))).unwrap();
+    let out = std::fs::read_to_string(dir.join(format!("ggml-vocab-{name}.gguf.out"))).unwrap();
+    let vocab = common::load_path(&gguf);
+    let tests = read_tests(&inp, &out);
+    let mut bad = Vec::new();
+    for (text, want) in &tests {
+        let got = vocab.tokenize_bytes(text.as_bytes(), false, false).unwrap();
+        if &got != want {
+            bad.push(format!("{text:?}: got {got:?}, want {want:?}"));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{name}: {} of {} differ:\n{}",
+        bad.len(),
+        tests.len(),
+        bad.join("\n")
+    );
+    eprintln!("{name}: {} inputs equal", tests.len());
+}
+
+#[test]
+fn bert_bge_wordpiece() {
+    run(
+        "bert-bge",
+        common::corpus_dir().join("llama-vocab/ggml-vocab-bert-bge.gguf"),
+    );
+}
+
+#[test]
+fn llama_spm() {
+    run("llama-spm", common::corpus_dir().join("llama-spm.gguf"));
+}
+
+#[test]
+fn gemma_4() {
+    run("gemma-4", common::corpus_dir().join("gemma4.gguf"));
+}
