@@ -80,3 +80,30 @@ fn llama_spm() {
 fn gemma_4() {
     run("gemma-4", common::corpus_dir().join("gemma4.gguf"));
 }
+
+/// The vocabularies whose GGUF is here as llama.cpp ships it.
+#[test]
+fn byte_pair_vocabularies() {
+    for name in [
+        "phi-3",
+        "deepseek-coder",
+        "refact",
+        "starcoder",
+        "gpt-2",
+        "mpt",
+        "falcon",
+    ] {
+        run(
+            name,
+            common::corpus_dir().join(format!("llama-vocab/ggml-vocab-{name}.gguf")),
+        );
+    }
+}
+
+/// llama.cpp's tests for vocabularies the corpus holds under another name:
+/// the same tokens, types and merges.
+#[test]
+fn llama_bpe_and_qwen2_on_the_corpus_files() {
+    run("llama-bpe", common::corpus_dir().join("llama3.gguf"));
+    run("qwen2", common::corpus_dir().join("qwen3.gguf"));
+}
