@@ -273,7 +273,8 @@ pub struct GenerateRequest {
 
 // ---- decoding helpers ----
 
-fn json_kind(v: &Json) -> &'static str {
+/// How Go's `encoding/json` names a JSON value's kind in a type error.
+pub fn json_kind(v: &Json) -> &'static str {
     match v {
         Json::Null => "null",
         Json::Bool(_) => "bool",

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value as Json};
 
-use crate::manifest::go_kind;
+use crate::manifest::{field as get, go_kind};
 
 /// `ConfigV2`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -51,15 +51,6 @@ impl Config {
     pub fn is_gguf(&self) -> bool {
         self.model_format.is_empty() || self.model_format == "gguf"
     }
-}
-
-fn get<'a>(m: &'a Map<String, Json>, name: &str) -> Option<&'a Json> {
-    m.get(name).or_else(|| {
-        m.iter()
-            .rev()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v)
-    })
 }
 
 fn type_error(v: &Json, field: &str, ty: &str) -> String {

@@ -127,7 +127,8 @@ pub fn rfc3339_nano(ns: i128) -> String {
     let frac = ns.rem_euclid(1_000_000_000) as u32;
     let days = secs.div_euclid(86_400) as i64;
     let sod = secs.rem_euclid(86_400) as u32;
-    let (y, m, d) = civil_from_days(days);
+    let date = ollama::date::Date::from_days(days);
+    let (y, m, d) = (date.year, date.month, date.day);
     let mut s = format!(
         "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
         sod / 3600,
@@ -173,32 +174,9 @@ pub fn parse_rfc3339(s: &str) -> Option<i128> {
         }
         _ => return None,
     };
-    let days = days_from_civil(y, mo as u32, d as u32);
+    let days = ollama::date::Date::new(y as i32, mo as u32, d as u32).days();
     let secs = days * 86_400 + h * 3600 + mi * 60 + se - off;
     Some(secs as i128 * 1_000_000_000 + frac)
-}
-
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
-}
-
-fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y.rem_euclid(400);
-    let mp = (m as i64 + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d as i64 - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 #[cfg(test)]

@@ -103,7 +103,7 @@ fn hex(b: &[u8]) -> String {
 }
 
 /// Go's `encoding/json` matches object keys to struct fields without case.
-fn field<'a>(m: &'a serde_json::Map<String, Json>, name: &str) -> Option<&'a Json> {
+pub(crate) fn field<'a>(m: &'a serde_json::Map<String, Json>, name: &str) -> Option<&'a Json> {
     m.get(name).or_else(|| {
         m.iter()
             .rev()
@@ -136,17 +136,7 @@ fn int_field(m: &serde_json::Map<String, Json>, name: &str, what: &str) -> Resul
     }
 }
 
-/// How Go's decoder names a JSON value's kind in a type error.
-pub fn go_kind(v: &Json) -> &'static str {
-    match v {
-        Json::Null => "null",
-        Json::Bool(_) => "bool",
-        Json::Number(_) => "number",
-        Json::String(_) => "string",
-        Json::Array(_) => "array",
-        Json::Object(_) => "object",
-    }
-}
+pub use ollama::api::json_kind as go_kind;
 
 fn layer(v: &Json) -> Result<Layer, String> {
     let m = match v {
@@ -268,6 +258,30 @@ pub type Listing = (Vec<(Name, Manifest)>, Vec<Skipped>);
 /// `Manifests(true)`: every `manifests/*/*/*/*` file whose path makes a
 /// valid name, parsed; the others are skipped with the reason.
 pub fn all(dir: &dyn Dir) -> Result<Listing, Error> {
+    let (found, mut skipped) = files(dir)?;
+    let mut out = Vec::new();
+    for (n, path) in found {
+        match read_named(dir, &n) {
+            Ok(m) => out.push((n, m)),
+            Err(err) => skipped.push(Skipped {
+                path,
+                why: err.to_string(),
+            }),
+        }
+    }
+    out.sort_by(|a, b| a.1.path.cmp(&b.1.path));
+    skipped.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok((out, skipped))
+}
+
+/// Manifest files by name, with their paths, and those skipped.
+pub type Files = (Vec<(Name, String)>, Vec<Skipped>);
+
+/// The `manifests/*/*/*/*` files whose paths make valid names, with their
+/// paths, unread; the others (a bad name, a link out of the store, a
+/// folder gone meanwhile) skipped with the reason, as Ollama skips what
+/// it cannot read. At most [`ENTRY_LIMIT`] entries in all.
+pub fn files(dir: &dyn Dir) -> Result<Files, Error> {
     let mut out = Vec::new();
     let mut skipped = Vec::new();
     let top = match dir.entries("manifests", ENTRY_LIMIT) {
@@ -279,18 +293,17 @@ pub fn all(dir: &dyn Dir) -> Result<Listing, Error> {
     let mut budget = ENTRY_LIMIT;
     let mut walk = vec![(String::from("manifests"), top, 1usize)];
     while let Some((base, entries, depth)) = walk.pop() {
-        let mut entries = entries;
-        entries.sort_by(|a, b| b.name.cmp(&a.name));
         for e in entries {
             let path = format!("{base}/{}", e.name);
             if depth < 4 {
                 if e.kind != Kind::Dir {
                     continue;
                 }
-                let sub = match dir.entries(&path, budget) {
-                    Ok(sub) => sub,
-                    // a link out of the store, a folder gone meanwhile:
-                    // skipped, as Ollama skips what it cannot read
+                match dir.entries(&path, budget) {
+                    Ok(sub) => {
+                        budget = budget.saturating_sub(sub.len());
+                        walk.push((path, sub, depth + 1));
+                    }
                     Err(e)
                         if matches!(
                             e.kind,
@@ -302,37 +315,26 @@ pub fn all(dir: &dyn Dir) -> Result<Listing, Error> {
                         skipped.push(Skipped {
                             path,
                             why: e.to_string(),
-                        });
-                        continue;
+                        })
                     }
                     Err(e) => return Err(e.into()),
-                };
-                budget = budget.saturating_sub(sub.len());
-                walk.push((path, sub, depth + 1));
+                }
                 continue;
             }
             if e.kind == Kind::Dir {
                 continue;
             }
-            let rel = &path["manifests/".len()..];
-            let n = Name::from_filepath(rel);
-            if !n.is_valid() {
+            let n = Name::from_filepath(&path["manifests/".len()..]);
+            if n.is_valid() {
+                out.push((n, path));
+            } else {
                 skipped.push(Skipped {
                     path,
                     why: "bad manifest name".into(),
                 });
-                continue;
-            }
-            match read_named(dir, &n) {
-                Ok(m) => out.push((n, m)),
-                Err(err) => skipped.push(Skipped {
-                    path,
-                    why: err.to_string(),
-                }),
             }
         }
     }
-    out.sort_by(|a, b| a.1.path.cmp(&b.1.path));
     Ok((out, skipped))
 }
 

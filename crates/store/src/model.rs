@@ -277,29 +277,11 @@ fn decode_messages(path: &str, bytes: &[u8]) -> Result<Vec<Message>, Error> {
 /// The names of the store's manifests (`manifests/*/*/*/*` that make
 /// valid names), without reading them.
 pub fn names(dir: &dyn Dir) -> Result<Vec<Name>, Error> {
-    let mut out = Vec::new();
-    let mut stack = vec![(String::from("manifests"), 1usize)];
-    while let Some((base, depth)) = stack.pop() {
-        let entries = match dir.entries(&base, manifest::ENTRY_LIMIT) {
-            Ok(e) => e,
-            Err(e) if e.is_not_found() && depth == 1 => return Ok(out),
-            Err(_) if depth > 1 => continue,
-            Err(e) => return Err(e.into()),
-        };
-        for e in entries {
-            let path = format!("{base}/{}", e.name);
-            match (depth, e.kind) {
-                (1..=3, crate::dir::Kind::Dir) => stack.push((path, depth + 1)),
-                (4, crate::dir::Kind::File) => {
-                    let n = Name::from_filepath(&path["manifests/".len()..]);
-                    if n.is_valid() {
-                        out.push(n);
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
+    let mut out: Vec<Name> = manifest::files(dir)?
+        .0
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
     out.sort_by_key(|n| n.to_string());
     Ok(out)
 }

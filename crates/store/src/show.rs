@@ -373,8 +373,9 @@ pub fn show(dir: &dyn Dir, root: &str, req: &ShowRequest) -> Result<String, Refu
         status: 400,
         message: e.to_string(),
     })?;
+    // GetModelInfo parses the shortest name and canonicalizes it again,
+    // which gives the same name: the store is not walked twice
     let shown = name.display_shortest();
-    let name = model::existing_name(dir, &ollama::model::Name::parse(&shown)).map_err(internal)?;
     let not_found = || Refusal {
         status: 404,
         message: format!("model '{shown}' not found"),
