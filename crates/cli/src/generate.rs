@@ -39,6 +39,34 @@ fn engine_error(out: &mut impl Write, message: &str) -> Result<(), Failure> {
     Err(Failure::Engine)
 }
 
+/// Where the native handler's responses go: written as NDJSON, or through
+/// a compatibility route's writer (`ollama::compat::reply`).
+struct Sink {
+    writer: Option<ollama::compat::reply::Writer>,
+}
+
+impl Sink {
+    fn send(&mut self, out: &mut impl Write, c: &Json) -> Result<(), Failure> {
+        match &mut self.writer {
+            None => write_json_line(out, c),
+            Some(w) => out
+                .write_all(w.write(200, c).as_bytes())
+                .map_err(|e| Failure::Usage(format!("cannot write output: {e}"))),
+        }
+    }
+
+    fn fail(&mut self, out: &mut impl Write, status: u16, message: &str) -> Result<(), Failure> {
+        match &mut self.writer {
+            None => write_json_line(out, &response::error(message))?,
+            Some(w) => out
+                .write_all(w.write(status, &response::error(message)).as_bytes())
+                .map_err(|e| Failure::Usage(format!("cannot write output: {e}")))?,
+        }
+        out.flush().ok();
+        Err(Failure::Engine)
+    }
+}
+
 /// `promptscope generate --gguf FILE [--json] [--debug] [CASE|-]`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -94,9 +122,52 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let model_name = request["model"].as_str().unwrap_or("").to_string();
     let flag = |k: &str| request.get(k).and_then(Json::as_bool);
 
+    let mut sink = Sink { writer: None };
+    if let Some(rc) = &case.route {
+        match &rc.converted {
+            Ok(c) => {
+                let clock = SystemTime::now()
+                    .duration_since(UNIX_EPOCH)
+                    .unwrap_or_default();
+                let (now, n) = (clock.as_secs() as i64, clock.as_nanos() as u64);
+                // the ids the middleware draws at random
+                let ids = match rc.route {
+                    ollama::compat::Route::OpenAiChat => {
+                        (format!("chatcmpl-{}", n % 999), String::new())
+                    }
+                    ollama::compat::Route::OpenAiCompletions => {
+                        (format!("cmpl-{}", n % 999), String::new())
+                    }
+                    ollama::compat::Route::OpenAiResponses => (
+                        format!("resp_{}", n % 999_999),
+                        format!("msg_{}", (n / 999_999) % 999_999),
+                    ),
+                    ollama::compat::Route::AnthropicMessages => (
+                        ollama::compat::anthropic::id_for("msg", &n.to_string()),
+                        String::new(),
+                    ),
+                };
+                sink.writer = Some(ollama::compat::reply::Writer::for_route(
+                    rc.route,
+                    &rc.body,
+                    c.stream,
+                    c.include_usage,
+                    (&ids.0, &ids.1),
+                    now,
+                    n,
+                ));
+            }
+            Err(e) => {
+                let body = rc.error_body(e.status, &e.message, false);
+                out.write_all(body.as_bytes()).ok();
+                out.flush().ok();
+                return Err(Failure::Engine);
+            }
+        }
+    }
     let rendered = match case.render(Some(&gguf as &dyn TokenCounter)) {
         Ok(r) => r,
-        Err(f) => return engine_error(&mut out, &f.message),
+        Err(f) => return sink.fail(&mut out, f.status, &f.message),
     };
     let endpoint = case.endpoint;
     let Some(prompt) = rendered.prompt.clone() else {
@@ -113,7 +184,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         if endpoint == Endpoint::Chat {
             c["message"]["role"] = "assistant".into();
         }
-        write_json_line(&mut out, &c)?;
+        sink.send(&mut out, &c)?;
         return out.flush().map_err(|e| Failure::Usage(e.to_string()));
     };
     if flag("_debug_render_only") == Some(true) {
@@ -124,7 +195,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             &prompt,
             rendered.image_count,
         );
-        write_json_line(&mut out, &r)?;
+        sink.send(&mut out, &r)?;
         return out.flush().map_err(|e| Failure::Usage(e.to_string()));
     }
 
@@ -140,7 +211,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     );
     let Prepared { options, tokens } = match prepared {
         Ok(p) => p,
-        Err(e) => return engine_error(&mut out, &e.to_string()),
+        Err(e) => return sink.fail(&mut out, 500, &e.to_string()),
     };
     if options.num_thread > 0 {
         inference::threads::set_threads(options.num_thread as usize);
@@ -163,7 +234,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let mut chunks: Vec<Json> = Vec::new();
     let mut emit = |out: &mut io::BufWriter<io::StdoutLock>, c: Json| -> Result<(), Failure> {
         if stream {
-            write_json_line(out, &c)?;
+            sink.send(out, &c)?;
             out.flush().map_err(|e| Failure::Usage(e.to_string()))?;
         } else {
             chunks.push(c);
@@ -201,7 +272,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             std::fs::read(&path).map_err(|e| Failure::Usage(format!("cannot read {path}: {e}")))?;
         let mut model = match Model::from_bytes(&bytes) {
             Ok(m) => m,
-            Err(e) => return engine_error(&mut out, &e.to_string()),
+            Err(e) => return sink.fail(&mut out, 500, &e.to_string()),
         };
         drop(bytes);
         let load_duration = clock() - load_start;
@@ -212,7 +283,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             & 0xFFFF_FFFE) as u32;
         let mut g = match Generation::start(&mut model, &tokens.ids, &options, seed, &clock) {
             Ok(g) => g,
-            Err(e) => return engine_error(&mut out, &e.to_string()),
+            Err(e) => return sink.fail(&mut out, 500, &e.to_string()),
         };
         let mut debug = debug.map(|mut d| {
             d["seed"] = g.seed().into();
@@ -242,7 +313,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                     emit(&mut out, c)?;
                 }
                 Ok(Step::Done(r)) => break r,
-                Err(e) => return engine_error(&mut out, &e.to_string()),
+                Err(e) => return sink.fail(&mut out, 500, &e.to_string()),
             }
         };
         let t = g.timings();
@@ -264,7 +335,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     }
     if !stream {
         if let Some(one) = response::aggregate(endpoint, &chunks) {
-            write_json_line(&mut out, &one)?;
+            sink.send(&mut out, &one)?;
         }
     }
     out.flush().map_err(|e| Failure::Usage(e.to_string()))

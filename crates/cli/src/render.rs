@@ -195,6 +195,62 @@ pub fn result_json(result: &Result<Rendered, Failure>) -> Json {
     }
 }
 
+/// A float32 option as Go writes it (its shortest decimal form).
+fn f32_json(f: f32) -> Json {
+    format!("{f}")
+        .parse::<f64>()
+        .ok()
+        .and_then(serde_json::Number::from_f64)
+        .map(Json::Number)
+        .unwrap_or(Json::Null)
+}
+
+/// The options in effect for a native request: `api.DefaultOptions()` with
+/// the request's (the model's PARAMETERs already under them) applied.
+fn options_in_effect(request: &Json) -> Json {
+    let mut o = inference::Options::defaults(4096);
+    if let Some(Json::Object(asked)) = request.get("options") {
+        if let Err(e) = o.apply(asked) {
+            return json!({"error": e.to_string()});
+        }
+    }
+    let mut j = o.to_json();
+    for k in [
+        "top_p",
+        "min_p",
+        "typical_p",
+        "temperature",
+        "repeat_penalty",
+        "presence_penalty",
+        "frequency_penalty",
+    ] {
+        if let Some(f) = j[k].as_f64() {
+            j[k] = f32_json(f as f32);
+        }
+    }
+    j
+}
+
+/// For a compatibility route: the converted request (`api_request`), the
+/// options in effect, and on failure the route's own error body.
+fn route_json(case: &RenderCase, result: &Result<Rendered, Failure>, j: &mut Json) {
+    let Some(rc) = &case.route else { return };
+    if let Ok(c) = &rc.converted {
+        j["api_request"] = c.request.clone();
+        j["native_endpoint"] = json!(match c.endpoint {
+            ollama::server::Endpoint::Chat => "chat",
+            ollama::server::Endpoint::Generate => "generate",
+        });
+        j["options"] = options_in_effect(&case.request);
+    }
+    j["fields"] = json!(ollama::compat::notes::notes(rc.route, &rc.body));
+    if let Err(f) = result {
+        if let Some(b) = &f.body {
+            j["body"] = json!(b);
+        }
+    }
+}
+
 /// `promptscope render [--json|--jsonl] [FILE|-]`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -283,6 +339,7 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
         if let Some(o) = origins {
             j["origins"] = o;
         }
+        route_json(&case, &result, &mut j);
         if let (Some(g), Ok(r)) = (&gguf, &result) {
             if let Some(prompt) = &r.prompt {
                 let seen = ollama::cache::seen(&case, r, prompt, g).map_err(CliFailure::Usage)?;

@@ -239,3 +239,90 @@ fn the_generic_thinking_parser_splits_the_answer() {
         off.last().unwrap()["eval_count"]
     );
 }
+
+fn openai_case(extra: Value) -> String {
+    let mut request = json!({
+        "model": "smollm2",
+        "messages": [
+            {"role": "system", "content": "You are a helpful assistant."},
+            {"role": "user", "content": [{"type": "text", "text": "What is the capital of Japan?"}]}
+        ],
+        "temperature": 0,
+        "max_tokens": 64,
+    });
+    for (k, v) in extra.as_object().unwrap() {
+        request[k] = v.clone();
+    }
+    json!({"endpoint": "openai-chat", "model": {"name": "smollm2"}, "request": request}).to_string()
+}
+
+/// `/v1/chat/completions`: the conversion (content parts, `max_tokens`),
+/// the same greedy text, and the route's own shapes: a `chat.completion`
+/// with `usage` unstreamed; streamed, `chat.completion.chunk` events, a
+/// finish chunk, the usage chunk `stream_options.include_usage` asks for,
+/// and `[DONE]`.
+#[test]
+fn openai_chat_answers_in_its_own_shapes() {
+    let gguf = testkit::smollm2();
+    let (_, n_prompt) = golden();
+    let (code, out, err) = run(
+        &["generate", "--gguf", gguf.to_str().unwrap()],
+        &openai_case(json!({})),
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        keys(&v),
+        [
+            "id",
+            "object",
+            "created",
+            "model",
+            "system_fingerprint",
+            "choices",
+            "usage"
+        ]
+    );
+    assert!(v["id"].as_str().unwrap().starts_with("chatcmpl-"));
+    assert_eq!(v["object"], "chat.completion");
+    assert_eq!(
+        v["choices"][0]["message"]["content"],
+        "The capital of Japan is Tokyo."
+    );
+    assert_eq!(v["choices"][0]["finish_reason"], "stop");
+    assert_eq!(v["usage"]["prompt_tokens"], n_prompt);
+    assert_eq!(v["usage"]["completion_tokens"], 8);
+    assert_eq!(v["usage"]["total_tokens"], n_prompt as u64 + 8);
+
+    let (code, out, err) = run(
+        &["generate", "--gguf", gguf.to_str().unwrap()],
+        &openai_case(json!({"stream": true, "stream_options": {"include_usage": true}})),
+    );
+    assert_eq!(code, 0, "{err}");
+    let events: Vec<&str> = out
+        .split("\n\n")
+        .filter(|e| !e.is_empty())
+        .map(|e| e.strip_prefix("data: ").expect("SSE data lines"))
+        .collect();
+    assert_eq!(*events.last().unwrap(), "[DONE]");
+    let chunks: Vec<Value> = events[..events.len() - 1]
+        .iter()
+        .map(|e| serde_json::from_str(e).unwrap())
+        .collect();
+    let text: String = chunks
+        .iter()
+        .filter_map(|c| c["choices"][0]["delta"]["content"].as_str())
+        .collect();
+    assert_eq!(text, "The capital of Japan is Tokyo.");
+    assert_eq!(chunks[0]["choices"][0]["delta"]["role"], "assistant");
+    assert!(chunks[1..]
+        .iter()
+        .all(|c| c["choices"][0]["delta"].get("role").is_none()));
+    let created = &chunks[0]["created"];
+    assert!(chunks.iter().all(|c| &c["created"] == created));
+    let n = chunks.len();
+    assert_eq!(chunks[n - 2]["choices"][0]["finish_reason"], "stop");
+    assert_eq!(chunks[n - 2]["choices"][0]["delta"], json!({}));
+    assert_eq!(chunks[n - 1]["choices"], json!([]));
+    assert_eq!(chunks[n - 1]["usage"]["prompt_tokens"], n_prompt);
+}

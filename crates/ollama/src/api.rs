@@ -304,7 +304,7 @@ impl<'a> Fields<'a> {
     fn get(&self, name: &str) -> Option<&'a Json> {
         let mut found = None;
         for (k, v) in self.obj {
-            if k == name || k.eq_ignore_ascii_case(name) {
+            if k == name || crate::godecode::fold_eq(k, name) {
                 found = Some(v);
             }
         }
@@ -493,7 +493,9 @@ fn decode_tool_call(v: &Json, path: &str) -> D<ToolCall> {
                 .obj
                 .iter()
                 .rev()
-                .find(|(k, _)| k.as_str() == "arguments" || k.eq_ignore_ascii_case("arguments"))
+                .find(|(k, _)| {
+                    k.as_str() == "arguments" || crate::godecode::fold_eq(k, "arguments")
+                })
                 .is_some_and(|(_, v)| v.is_null());
             ToolCallFunction {
                 index: ff.int("index")?,

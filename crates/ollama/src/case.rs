@@ -4,6 +4,7 @@
 use serde_json::Value as Json;
 
 use crate::api;
+use crate::compat::{self, Converted, Refused, Route};
 use crate::date::Date;
 use crate::model::{GoTemplateEnv, Model};
 use crate::server::{self, Endpoint, Failure, Rendered, Settings, TokenCounter};
@@ -23,6 +24,35 @@ pub struct RenderCase {
     pub date: Option<Date>,
     /// `OLLAMA_GO_TEMPLATE`, if the case sets it (`"env": {"OLLAMA_GO_TEMPLATE": ...}`).
     pub go_template_env: GoTemplateEnv,
+    /// A request through a compatibility route: the route, the body the
+    /// client sent, and what the middleware made of it. `endpoint` and
+    /// `request` are then the converted native request.
+    pub route: Option<RouteCase>,
+}
+
+/// A render case's compatibility-route request.
+#[derive(Clone, Debug)]
+pub struct RouteCase {
+    /// The route.
+    pub route: Route,
+    /// The body as the client sent it.
+    pub body: Json,
+    /// The converted request, or the middleware's refusal.
+    pub converted: Result<Converted, Refused>,
+}
+
+impl RouteCase {
+    /// The Anthropic route's error bodies carry a random `request_id`;
+    /// ours is derived from the body, so a case always answers the same.
+    pub fn request_id(&self) -> String {
+        compat::anthropic::id_for("req", &self.body.to_string())
+    }
+
+    /// The exact body the route answers a failure with.
+    pub fn error_body(&self, status: u16, message: &str, downstream: bool) -> String {
+        self.route
+            .error_body(status, message, downstream, &self.request_id())
+    }
 }
 
 fn opt_str(m: &serde_json::Map<String, Json>, key: &str) -> Result<Option<String>, String> {
@@ -37,12 +67,15 @@ impl RenderCase {
     /// Decodes a case. Errors say which field is wrong.
     pub fn from_json(v: &Json) -> Result<RenderCase, String> {
         let obj = v.as_object().ok_or("a render case must be a JSON object")?;
-        let endpoint = match obj.get("endpoint").and_then(Json::as_str).unwrap_or("chat") {
-            "chat" => Endpoint::Chat,
-            "generate" => Endpoint::Generate,
-            other => {
+        let name = obj.get("endpoint").and_then(Json::as_str).unwrap_or("chat");
+        let route = Route::from_name(name);
+        let mut endpoint = match (name, route) {
+            ("chat", _) => Endpoint::Chat,
+            ("generate", _) => Endpoint::Generate,
+            (_, Some(r)) => r.native(),
+            (other, None) => {
                 return Err(format!(
-                    "endpoint must be \"chat\" or \"generate\", not {other:?}"
+                    "endpoint must be \"chat\", \"generate\", \"openai-chat\", \"openai-completions\", \"openai-responses\" or \"anthropic-messages\", not {other:?}"
                 ))
             }
         };
@@ -74,10 +107,42 @@ impl RenderCase {
                 .collect(),
             _ => Vec::new(),
         };
-        let request = obj
+        let mut request = obj
             .get("request")
             .cloned()
             .unwrap_or(Json::Object(serde_json::Map::new()));
+        let env = compat::Env {
+            no_cloud: compat::Env::truthy(
+                obj.get("env")
+                    .and_then(|e| e.get("OLLAMA_NO_CLOUD"))
+                    .and_then(Json::as_str),
+            ),
+        };
+        let route = route.map(|route| {
+            let converted = compat::convert_with(route, &request, env);
+            let body = std::mem::take(&mut request);
+            if let Ok(c) = &converted {
+                request = c.request.clone();
+                endpoint = c.endpoint;
+                // The model's PARAMETERs, under what the route converted.
+                if let (Some(Json::Object(params)), Some(r)) =
+                    (m.get("parameters"), request.as_object_mut())
+                {
+                    let mut options = params.clone();
+                    if let Some(Json::Object(asked)) = r.get("options") {
+                        for (k, v) in asked {
+                            options.insert(k.clone(), v.clone());
+                        }
+                    }
+                    r.insert("options".into(), Json::Object(options));
+                }
+            }
+            RouteCase {
+                route,
+                body,
+                converted,
+            }
+        });
         let name = opt_str(&m, "name")?
             .or_else(|| {
                 request
@@ -122,17 +187,38 @@ impl RenderCase {
             request,
             date,
             go_template_env: GoTemplateEnv::from_env_value(env),
+            route,
         })
     }
 
     /// Renders the case.
     pub fn render(&self, tokenizer: Option<&dyn TokenCounter>) -> Result<Rendered, Failure> {
+        let mut relax_thinking = false;
+        if let Some(rc) = &self.route {
+            match &rc.converted {
+                Ok(c) => relax_thinking = c.relax_thinking,
+                Err(e) => {
+                    return Err(Failure {
+                        message: e.message.clone(),
+                        status: e.status,
+                        explain: Box::default(),
+                        body: Some(rc.error_body(e.status, &e.message, false)),
+                    })
+                }
+            }
+        }
         let settings = Settings {
             date: self.date.unwrap_or_else(Date::today_utc),
             go_template_env: self.go_template_env.clone(),
             tokenizer,
             default_num_ctx: 4096,
+            relax_thinking,
         };
-        server::render(self.endpoint, &self.model, &self.request, &settings)
+        server::render(self.endpoint, &self.model, &self.request, &settings).map_err(|mut f| {
+            if let Some(rc) = &self.route {
+                f.body = Some(rc.error_body(f.status, &f.message, true));
+            }
+            f
+        })
     }
 }

@@ -6,7 +6,10 @@
 pub mod api;
 pub mod cache;
 pub mod case;
+pub mod compat;
 pub mod date;
+pub mod godecode;
+pub mod gojson;
 pub mod model;
 pub mod modelref;
 pub mod named;

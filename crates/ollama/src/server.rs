@@ -63,6 +63,9 @@ pub struct Settings<'a> {
     pub tokenizer: Option<&'a dyn TokenCounter>,
     /// Context length when the request sets no `num_ctx` option.
     pub default_num_ctx: usize,
+    /// The Anthropic route's `relax_thinking`: a model that cannot think
+    /// drops `think: true` instead of refusing the request.
+    pub relax_thinking: bool,
 }
 
 impl Default for Settings<'_> {
@@ -72,6 +75,7 @@ impl Default for Settings<'_> {
             go_template_env: GoTemplateEnv::Unset,
             tokenizer: None,
             default_num_ctx: 4096,
+            relax_thinking: false,
         }
     }
 }
@@ -169,6 +173,9 @@ pub struct Failure {
     pub status: u16,
     /// What had been decided before the failure.
     pub explain: Box<Explain>,
+    /// For a request through a compatibility route: the exact body the
+    /// route answers with (its own error shape).
+    pub body: Option<String>,
 }
 
 type R<T> = Result<T, Failure>;
@@ -178,6 +185,7 @@ fn fail(status: u16, message: impl Into<String>, explain: &Explain) -> Failure {
         message: message.into(),
         status,
         explain: Box::new(explain.clone()),
+        body: None,
     }
 }
 
@@ -247,6 +255,7 @@ fn think_default(
     caps: &[Capability],
     think: &mut Option<Think>,
     requested: &mut Vec<String>,
+    relax: bool,
     ex: &mut Explain,
 ) -> R<()> {
     if caps.iter().any(|c| c.name == "thinking") {
@@ -259,6 +268,10 @@ fn think_default(
         } else {
             ex.think_rule = "set by the request".into();
         }
+    } else if think.as_ref().is_some_and(Think::as_bool) && relax {
+        // routes.go: "model does not support thinking, relaxing thinking to nil"
+        *think = None;
+        ex.think_rule = "the model cannot think and the Anthropic route relaxes think to unset (relax_thinking)".into();
     } else if think.as_ref().is_some_and(Think::as_bool) {
         return Err(fail(
             400,
@@ -317,12 +330,13 @@ fn check_request(
     endpoint: &str,
     extra: Option<&str>,
     think: &mut Option<Think>,
+    relax: bool,
     ex: &mut Explain,
 ) -> R<()> {
     let caps = ex.capabilities.clone();
     let mut requested = vec!["completion".to_string()];
     requested.extend(extra.map(str::to_string));
-    think_default(model_req, &caps, think, &mut requested, ex)?;
+    think_default(model_req, &caps, think, &mut requested, relax, ex)?;
     ex.requested = requested.clone();
     ex.think = think_string(think);
     check_capabilities(loaded, &caps, &requested, ex).map_err(|mut f| {
@@ -429,6 +443,7 @@ fn image_tagged(
                     .into(),
                 status: 500,
                 explain: Box::default(),
+                body: None,
             });
         }
         let mut prefix = String::new();
@@ -646,6 +661,7 @@ fn chat(model: &Model, mut req: ChatRequest, settings: &Settings, ex: &mut Expla
         "chat",
         wants_tools.then_some("tools"),
         &mut req.think,
+        settings.relax_thinking,
         ex,
     )?;
     if req.messages.is_empty() {
@@ -746,6 +762,7 @@ fn chat(model: &Model, mut req: ChatRequest, settings: &Settings, ex: &mut Expla
             date: settings.date,
             go_template_env: settings.go_template_env.clone(),
             default_num_ctx: settings.default_num_ctx,
+            relax_thinking: settings.relax_thinking,
         }
     } else {
         Settings {
@@ -753,6 +770,7 @@ fn chat(model: &Model, mut req: ChatRequest, settings: &Settings, ex: &mut Expla
             date: settings.date,
             go_template_env: settings.go_template_env.clone(),
             default_num_ctx: settings.default_num_ctx,
+            relax_thinking: settings.relax_thinking,
         }
     };
     let (prompt, images) = chat_prompt(
@@ -815,6 +833,7 @@ fn generate(
         "generate",
         wants_insert.then_some("insert"),
         &mut req.think,
+        false,
         ex,
     )?;
     let builtin = !req.raw && parsers::parser_capabilities(&loaded.model.parser).is_some();
@@ -936,6 +955,7 @@ fn generate(
         date: settings.date,
         go_template_env: settings.go_template_env.clone(),
         default_num_ctx: settings.default_num_ctx,
+        relax_thinking: false,
     };
     let (prompt, images) = chat_prompt(&prepared, &msgs, ctx, &s, &mut notes, ex)?;
     if !loaded.model.renderer.is_empty() {

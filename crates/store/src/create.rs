@@ -291,6 +291,18 @@ pub(crate) fn options_under_request(case: &mut Json, defaults: &Map<String, Json
     if defaults.is_empty() || !case["request"].is_object() {
         return;
     }
+    let route = case
+        .get("endpoint")
+        .and_then(Json::as_str)
+        .and_then(ollama::compat::Route::from_name);
+    if route.is_some() {
+        // A compatibility route's body has no `options`; the converted
+        // request's go over the model's (`model.parameters`).
+        if case["model"].is_object() {
+            case["model"]["parameters"] = Json::Object(defaults.clone());
+        }
+        return;
+    }
     let mut options = defaults.clone();
     if let Some(Json::Object(asked)) = case["request"].get("options") {
         for (k, v) in asked {

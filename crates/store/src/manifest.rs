@@ -107,7 +107,7 @@ pub(crate) fn field<'a>(m: &'a serde_json::Map<String, Json>, name: &str) -> Opt
     m.get(name).or_else(|| {
         m.iter()
             .rev()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .find(|(k, _)| ollama::godecode::fold_eq(k, name))
             .map(|(_, v)| v)
     })
 }
