@@ -4,8 +4,9 @@
 #   inference crate for wasm32),
 #   cargo test (native crates, the app's logic library, and the app's
 #   components in headless Chromium via wasm-bindgen-test), trunk build
-#   --release (into dist/), and the browser end-to-end tests (node --test +
-#   playwright-core + Debian Chromium).
+#   --release (into dist/), the /v1 routes' answers read by the official
+#   openai and anthropic Python clients (scripts/python-clients.sh), and the
+#   browser end-to-end tests (node --test + playwright-core + Debian Chromium).
 # Keeps going after a failure where later steps still make sense (cargo test
 # with --no-fail-fast, so one failing test binary hides no other), prints a
 # summary with the tests each step ran, passed, failed and skipped, and every
@@ -162,7 +163,14 @@ step trunk-build release_build
 trunk_ok=${step_results[-1]}
 # The specs compare the app with the `promptscope` binary.
 step build-cli cargo build -p promptscope-cli
-if [[ "$trunk_ok" == PASS ]] && last_passed; then
+cli_ok=${step_results[-1]}
+# The /v1 routes' answers read by the official openai and anthropic clients.
+if [[ "$cli_ok" == PASS ]]; then
+  step clients-python bash -c 'py="$(bash scripts/python-clients.sh)" && "$py" tests/clients/shapes.py "$CARGO_TARGET_DIR/debug/promptscope" "${PROMPTSCOPE_CACHE:-$HOME/.cache/promptscope/models}/SmolLM2-135M-Instruct.Q4_1.gguf"'
+else
+  skip clients-python "no promptscope binary"
+fi
+if [[ "$trunk_ok" == PASS ]] && [[ "$cli_ok" == PASS ]]; then
   step e2e env PROMPTSCOPE_DIST="$PWD/dist" PROMPTSCOPE_CLI="$CARGO_TARGET_DIR/debug/promptscope" timeout 900 \
     node --test --test-reporter=spec tests/e2e/*.spec.mjs
 else

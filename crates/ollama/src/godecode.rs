@@ -477,60 +477,6 @@ impl<'a> Got<'a> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    static INNER: Struct = Struct {
-        name: "Inner",
-        go: "pkg.Inner",
-        fields: &[("n", Ty::Int), ("s", Ty::Str)],
-    };
-    static INNERS: Ty = Ty::Struct(&INNER);
-    static OUTER: Struct = Struct {
-        name: "Outer",
-        go: "pkg.Outer",
-        fields: &[
-            ("name", Ty::Str),
-            ("items", Ty::Slice(&INNERS, "[]pkg.Inner")),
-            ("max", Ty::Ptr(&Ty::Int)),
-        ],
-    };
-
-    fn dec(s: &str) -> Result<Option<Json>, GoErr> {
-        unmarshal(&serde_json::from_str(s).unwrap(), &Ty::Struct(&OUTER))
-    }
-
-    #[test]
-    fn first_type_error_in_key_order_with_literals() {
-        assert_eq!(
-            dec(r#"{"items":[{"n":1.5}],"name":3}"#).unwrap_err().text(),
-            "json: cannot unmarshal number 1.5 into Go struct field Inner.items.n of type int"
-        );
-        assert_eq!(
-            dec(r#"{"NAME":true}"#).unwrap_err().text(),
-            "json: cannot unmarshal bool into Go struct field Outer.name of type string"
-        );
-        assert_eq!(
-            dec(r#"[1]"#).unwrap_err().text(),
-            "json: cannot unmarshal array into Go value of type pkg.Outer"
-        );
-        assert_eq!(
-            dec(r#"{"items":"x"}"#).unwrap_err().text(),
-            "json: cannot unmarshal string into Go struct field Outer.items of type []pkg.Inner"
-        );
-    }
-
-    #[test]
-    fn values_and_nulls() {
-        let v = dec(r#"{"Name":"a","max":null,"items":[{"s":"x"}],"other":1}"#)
-            .unwrap()
-            .unwrap();
-        assert_eq!(v, serde_json::json!({"name":"a","items":[{"s":"x"}]}));
-        assert_eq!(base64_encode(b"hi!?"), "aGkhPw==");
-    }
-}
-
 // ---- Go's JSON scanner (encoding/json/scanner.go), for its error texts ----
 
 fn quote_char(c: u8) -> String {
@@ -891,5 +837,188 @@ mod scanner_tests {
             parse("\"\\ud83d\\ude00\"").unwrap(),
             Json::String("😀".into())
         );
+    }
+}
+
+/// A step of a path into raw JSON text: an object key (matched as Go
+/// matches field names, the last match winning) or an array index.
+#[derive(Clone, Copy, Debug)]
+pub enum Step<'a> {
+    /// An object key.
+    Key(&'a str),
+    /// An array index.
+    Index(usize),
+}
+
+/// The raw text of the value at `path` in `text` (which must be valid
+/// JSON): what a `json.RawMessage` field holds, spaces and all.
+pub fn raw_span<'a>(text: &'a str, path: &[Step]) -> Option<&'a str> {
+    fn ws(b: &[u8], mut i: usize) -> usize {
+        while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\r' | b'\n') {
+            i += 1;
+        }
+        i
+    }
+    fn string_end(b: &[u8], mut i: usize) -> usize {
+        i += 1;
+        while i < b.len() && b[i] != b'"' {
+            i += if b[i] == b'\\' { 2 } else { 1 };
+        }
+        i + 1
+    }
+    /// The end of the value starting at `i`.
+    fn value_end(b: &[u8], i: usize) -> usize {
+        match b.get(i) {
+            Some(b'"') => string_end(b, i),
+            Some(b'{') | Some(b'[') => {
+                let mut depth = 0;
+                let mut j = i;
+                while j < b.len() {
+                    match b[j] {
+                        b'"' => {
+                            j = string_end(b, j);
+                            continue;
+                        }
+                        b'{' | b'[' => depth += 1,
+                        b'}' | b']' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                return j + 1;
+                            }
+                        }
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                j
+            }
+            _ => {
+                let mut j = i;
+                while j < b.len()
+                    && !matches!(b[j], b',' | b'}' | b']' | b' ' | b'\t' | b'\r' | b'\n')
+                {
+                    j += 1;
+                }
+                j
+            }
+        }
+    }
+    let b = text.as_bytes();
+    let mut start = ws(b, 0);
+    for step in path {
+        let end = value_end(b, start);
+        let mut found = None;
+        match (step, b.get(start)) {
+            (Step::Key(name), Some(b'{')) => {
+                let mut i = ws(b, start + 1);
+                while i < end && b[i] == b'"' {
+                    let kend = string_end(b, i);
+                    let key: String = serde_json::from_str(&text[i..kend]).ok()?;
+                    let v = ws(b, ws(b, kend) + 1);
+                    if key == *name || fold_eq(&key, name) {
+                        found = Some(v);
+                    }
+                    i = ws(b, value_end(b, v));
+                    if b.get(i) == Some(&b',') {
+                        i = ws(b, i + 1);
+                    }
+                }
+            }
+            (Step::Index(n), Some(b'[')) => {
+                let mut i = ws(b, start + 1);
+                let mut k = 0;
+                while i < end && b[i] != b']' {
+                    if k == *n {
+                        found = Some(i);
+                        break;
+                    }
+                    i = ws(b, value_end(b, i));
+                    if b.get(i) == Some(&b',') {
+                        i = ws(b, i + 1);
+                    }
+                    k += 1;
+                }
+            }
+            _ => {}
+        }
+        start = found?;
+    }
+    Some(&text[start..value_end(b, start)])
+}
+
+#[cfg(test)]
+mod span_tests {
+    use super::*;
+
+    #[test]
+    fn raw_spans() {
+        let t = r#"{"model": "m", "tools": [{"name": "a"}, {"name": "b", "input_schema": {"type": "object", "x": [1, 2]}}]}"#;
+        assert_eq!(
+            raw_span(
+                t,
+                &[
+                    Step::Key("tools"),
+                    Step::Index(1),
+                    Step::Key("Input_Schema")
+                ]
+            ),
+            Some(r#"{"type": "object", "x": [1, 2]}"#)
+        );
+        assert_eq!(raw_span(t, &[Step::Key("model")]), Some(r#""m""#));
+        assert_eq!(raw_span(t, &[Step::Key("tools"), Step::Index(2)]), None);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static INNER: Struct = Struct {
+        name: "Inner",
+        go: "pkg.Inner",
+        fields: &[("n", Ty::Int), ("s", Ty::Str)],
+    };
+    static INNERS: Ty = Ty::Struct(&INNER);
+    static OUTER: Struct = Struct {
+        name: "Outer",
+        go: "pkg.Outer",
+        fields: &[
+            ("name", Ty::Str),
+            ("items", Ty::Slice(&INNERS, "[]pkg.Inner")),
+            ("max", Ty::Ptr(&Ty::Int)),
+        ],
+    };
+
+    fn dec(s: &str) -> Result<Option<Json>, GoErr> {
+        unmarshal(&serde_json::from_str(s).unwrap(), &Ty::Struct(&OUTER))
+    }
+
+    #[test]
+    fn first_type_error_in_key_order_with_literals() {
+        assert_eq!(
+            dec(r#"{"items":[{"n":1.5}],"name":3}"#).unwrap_err().text(),
+            "json: cannot unmarshal number 1.5 into Go struct field Inner.items.n of type int"
+        );
+        assert_eq!(
+            dec(r#"{"NAME":true}"#).unwrap_err().text(),
+            "json: cannot unmarshal bool into Go struct field Outer.name of type string"
+        );
+        assert_eq!(
+            dec(r#"[1]"#).unwrap_err().text(),
+            "json: cannot unmarshal array into Go value of type pkg.Outer"
+        );
+        assert_eq!(
+            dec(r#"{"items":"x"}"#).unwrap_err().text(),
+            "json: cannot unmarshal string into Go struct field Outer.items of type []pkg.Inner"
+        );
+    }
+
+    #[test]
+    fn values_and_nulls() {
+        let v = dec(r#"{"Name":"a","max":null,"items":[{"s":"x"}],"other":1}"#)
+            .unwrap()
+            .unwrap();
+        assert_eq!(v, serde_json::json!({"name":"a","items":[{"s":"x"}]}));
+        assert_eq!(base64_encode(b"hi!?"), "aGkhPw==");
     }
 }

@@ -166,6 +166,7 @@ impl Writer {
                     ids.0,
                     super::anthropic::decode(body),
                     stream,
+                    None,
                 ))
             }
             _ => {}
@@ -173,20 +174,90 @@ impl Writer {
         w
     }
 
+    /// The body's text, where it is known (a server has it): Anthropic's
+    /// token estimate counts tool schemas as written.
+    pub fn with_body_text(mut self, body: &Json, text: &str) -> Writer {
+        if self.route == Route::AnthropicMessages {
+            self.anthropic = Some(super::reply_anthropic::Anthropic::new(
+                &self.id,
+                super::anthropic::decode(body),
+                self.stream,
+                Some(text),
+            ));
+        }
+        self
+    }
+
     /// The bytes written for one native response body with its status.
     pub fn write(&mut self, status: u16, data: &Json) -> String {
         if status != 200 {
-            let message = data
-                .get("error")
-                .and_then(Json::as_str)
-                .filter(|s| !s.is_empty())
-                .map(str::to_string)
-                .unwrap_or_else(|| {
-                    "something went wrong, please see the ollama server logs for details".into()
-                });
-            let request_id = super::anthropic::id_for("req", &format!("{}{message}", self.id));
-            return self.route.error_body(status, &message, true, &request_id);
+            return self.error(status, &Ok(data.clone()));
         }
+        self.write_ok(data)
+    }
+
+    /// The same for a body given as text (a handler's error may not be
+    /// JSON: its text is then the message).
+    pub fn write_text(&mut self, status: u16, text: &str) -> String {
+        let data = serde_json::from_str::<Json>(text).map_err(|_| text.to_string());
+        if status != 200 {
+            return self.error(status, &data);
+        }
+        self.write_ok(&data.unwrap_or(Json::Null))
+    }
+
+    /// `writeError`: the message as `api.StatusError` (or, on the Anthropic
+    /// route, a struct of `error` alone) reads it from the handler's body.
+    fn error(&self, status: u16, data: &Result<Json, String>) -> String {
+        let field = |o: &serde_json::Map<String, Json>, name: &str| -> Result<String, ()> {
+            match o
+                .iter()
+                .rev()
+                .find(|(k, _)| crate::godecode::fold_eq(k, name))
+                .map(|(_, v)| v)
+            {
+                None | Some(Json::Null) => Ok(String::new()),
+                Some(Json::String(s)) => Ok(s.clone()),
+                Some(_) => Err(()),
+            }
+        };
+        let message = match data {
+            Err(text) => text.clone(),
+            Ok(Json::Object(o)) => {
+                let e = field(o, "error");
+                let s = if self.route == Route::AnthropicMessages {
+                    Ok(String::new())
+                } else {
+                    field(o, "status")
+                };
+                let code_ok = !o.iter().any(|(k, v)| {
+                    crate::godecode::fold_eq(k, "statuscode") && !v.is_null() && !v.is_i64()
+                }) || self.route == Route::AnthropicMessages;
+                match (s, e) {
+                    (Ok(s), Ok(e)) if code_ok => match (s.is_empty(), e.is_empty()) {
+                        (false, false) => format!("{s}: {e}"),
+                        (false, true) => s,
+                        (true, false) => e,
+                        (true, true) if self.route == Route::AnthropicMessages => String::new(),
+                        (true, true) => {
+                            "something went wrong, please see the ollama server logs for details"
+                                .into()
+                        }
+                    },
+                    _ => data.as_ref().map(|d| d.to_string()).unwrap_or_default(),
+                }
+            }
+            Ok(Json::Null) if self.route == Route::AnthropicMessages => String::new(),
+            Ok(Json::Null) => {
+                "something went wrong, please see the ollama server logs for details".into()
+            }
+            Ok(other) => other.to_string(),
+        };
+        let request_id = super::anthropic::id_for("req", &format!("{}{message}", self.id));
+        self.route.error_body(status, &message, true, &request_id)
+    }
+
+    fn write_ok(&mut self, data: &Json) -> String {
         if let Some(r) = &mut self.responses {
             return r.write(data);
         }
@@ -410,6 +481,12 @@ impl Writer {
         }
         out
     }
+}
+
+/// Anthropic's `EstimateInputTokens` for a `/v1/messages` body: the input
+/// token count `message_start` reports until the real one is known.
+pub fn estimate_input_tokens(body: &Json, body_text: Option<&str>) -> i64 {
+    super::reply_anthropic::estimate_input_tokens(&super::anthropic::decode(body), body_text)
 }
 
 #[cfg(test)]

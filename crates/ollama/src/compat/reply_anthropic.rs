@@ -110,8 +110,10 @@ fn count_any(v: Option<&Json>) -> usize {
     }
 }
 
-/// `EstimateInputTokens`: a quarter of the request's text length.
-pub(crate) fn estimate_input_tokens(req: &Json) -> i64 {
+/// `EstimateInputTokens`: a quarter of the request's text length. A
+/// tool's `input_schema` counts as its raw text: `body_text`'s when the
+/// body's text is known, else compact JSON.
+pub(crate) fn estimate_input_tokens(req: &Json, body_text: Option<&str>) -> i64 {
     let g = Got::of(Some(req));
     let mut total = count_any(g.get("system"));
     for m in g.list("messages") {
@@ -119,12 +121,24 @@ pub(crate) fn estimate_input_tokens(req: &Json) -> i64 {
         total += m.str("role").len();
         total += m.list("content").iter().map(count_block).sum::<usize>();
     }
-    for t in g.list("tools") {
+    for (i, t) in g.list("tools").iter().enumerate() {
         let t = Got::of(Some(t));
-        total += t.str("name").len()
-            + t.str("description").len()
-            + t.get("input_schema")
-                .map_or(0, |s| super::marshal::raw(s).to_json().len());
+        let schema = t.get("input_schema").map_or(0, |s| {
+            body_text
+                .and_then(|text| {
+                    use crate::godecode::Step;
+                    crate::godecode::raw_span(
+                        text,
+                        &[
+                            Step::Key("tools"),
+                            Step::Index(i),
+                            Step::Key("input_schema"),
+                        ],
+                    )
+                })
+                .map_or_else(|| super::marshal::raw(s).to_json().len(), str::len)
+        });
+        total += t.str("name").len() + t.str("description").len() + schema;
     }
     let mut tokens = (total / 4) as i64;
     if tokens == 0
@@ -170,12 +184,12 @@ pub(crate) struct Anthropic {
 }
 
 impl Anthropic {
-    pub(crate) fn new(id: &str, req: Json, stream: bool) -> Anthropic {
+    pub(crate) fn new(id: &str, req: Json, stream: bool, body_text: Option<&str>) -> Anthropic {
         Anthropic {
             id: id.into(),
             model: Got::of(Some(&req)).str("model").into(),
             stream,
-            estimated: estimate_input_tokens(&req),
+            estimated: estimate_input_tokens(&req, body_text),
             first_write: true,
             content_index: 0,
             input_tokens: 0,

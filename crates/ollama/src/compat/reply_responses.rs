@@ -473,7 +473,15 @@ impl Responses {
         if self.content_started {
             output.push(message_item(&self.item_id, &text));
         }
+        // append([]any(nil), ...) of nothing stays nil: `"output":null`
         let mut response = self.response_object("completed", output, usage);
+        if let J::Obj(o) = &mut response {
+            for (k, v) in o.iter_mut() {
+                if k == "output" && matches!(v, J::Arr(a) if a.is_empty()) {
+                    *v = J::Null;
+                }
+            }
+        }
         if let J::Obj(o) = &mut response {
             for (k, v) in o.iter_mut() {
                 if k == "completed_at" {
