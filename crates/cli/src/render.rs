@@ -197,6 +197,9 @@ pub fn result_json(result: &Result<Rendered, Failure>) -> Json {
 
 /// A float32 option as Go writes it (its shortest decimal form).
 fn f32_json(f: f32) -> Json {
+    if f.fract() == 0.0 && f.abs() < 1e15 {
+        return Json::from(f as i64);
+    }
     format!("{f}")
         .parse::<f64>()
         .ok()
