@@ -99,4 +99,6 @@ fn conversions_are_ollamas() {
         failures.join("\n")
     );
     assert!(checked >= 400, "only {checked} cases");
+    let refused = cases.iter().filter(|c| c.get("error").is_some()).count();
+    eprintln!("{checked} bodies equal ({refused} of the {} recorded cases are refusals), {skipped} raw bodies skipped", cases.len());
 }
