@@ -5,13 +5,14 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use ollama::case::RenderCase;
+use ollama::case::{RenderCase, RouteCase};
+use ollama::compat::notes::{self, FieldNote};
 use ollama::date::Date;
 use ollama::server::{Explain, TokenCounter};
 
 use crate::errpos::{self, Pos};
 use crate::gguf::Gguf;
-use crate::state::{merge_options, parse_json_text, Endpoint, State};
+use crate::state::{merge_options, parse_json_text, pretty, Endpoint, State};
 
 /// Which editor an input error belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -56,6 +57,26 @@ pub struct EngineError {
     pub status: u16,
     /// Where a Go template error points, and in which template.
     pub position: Option<(TemplateTarget, Pos)>,
+    /// Through a compatibility route: the exact body the route answers
+    /// with, in its own error shape.
+    pub body: Option<String>,
+}
+
+/// What a compatibility route made of the body the client sent.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouteView {
+    /// The route's render-case name (`openai-chat`, ...).
+    pub route: String,
+    /// The route's URL path (`/v1/chat/completions`, ...).
+    pub path: String,
+    /// The native endpoint the converted request goes to (`/api/chat` or
+    /// `/api/generate`).
+    pub native_path: String,
+    /// The converted native request as the middleware writes it (pretty
+    /// JSON, the CLI's `api_request`); `None` when the route refused the body.
+    pub api_request: Option<String>,
+    /// What happened to each top-level field of the body.
+    pub fields: Vec<FieldNote>,
 }
 
 /// The result of one render (serializable: the engine worker sends it).
@@ -87,6 +108,9 @@ pub struct Outcome {
     /// The byte of the prompt where the previous turn's cache stops
     /// matching, where the tokens' pieces spell it.
     pub cache_break: Option<usize>,
+    /// Through a compatibility route: the converted request and the fate
+    /// of each field.
+    pub route: Option<RouteView>,
 }
 
 impl Outcome {
@@ -131,7 +155,9 @@ pub fn parse_request(text: &str) -> Result<Value, InputError> {
 
 /// The render case for `state` (`shared/spec/cli.md`), with `today` as the
 /// date when the state sets none. The model's option defaults go under the
-/// request's `options` (the request wins key by key).
+/// request's `options` (the request wins key by key); through a
+/// compatibility route they are `model.parameters`, which the engine puts
+/// under what the route converted.
 pub fn render_case(state: &State, today: &str) -> Result<Value, InputError> {
     let m = &state.model;
     let messages = parse_json_text(&m.messages, json!([])).map_err(|e| InputError {
@@ -157,8 +183,11 @@ pub fn render_case(state: &State, today: &str) -> Result<Value, InputError> {
         }
     };
     let mut request = parse_request(&state.request)?;
-    // the model's defaults under the request's own, as `modelOptions`
-    merge_options(&mut request, &defaults);
+    let route = state.endpoint.route().is_some();
+    if !route {
+        // the model's defaults under the request's own, as `modelOptions`
+        merge_options(&mut request, &defaults);
+    }
     let date = if m.date.trim().is_empty() {
         today.to_string()
     } else {
@@ -189,6 +218,9 @@ pub fn render_case(state: &State, today: &str) -> Result<Value, InputError> {
             model.insert(key.into(), json!(value));
         }
     }
+    if route && !defaults.is_empty() {
+        model.insert("parameters".into(), Value::Object(defaults));
+    }
     let mut case = Map::new();
     case.insert("endpoint".into(), json!(state.endpoint.as_str()));
     case.insert("model".into(), Value::Object(model));
@@ -198,6 +230,21 @@ pub fn render_case(state: &State, today: &str) -> Result<Value, InputError> {
         case.insert("env".into(), json!({ "OLLAMA_GO_TEMPLATE": env }));
     }
     Ok(Value::Object(case))
+}
+
+/// What the route made of the body: the converted request and the notes.
+pub fn route_view(rc: &RouteCase) -> RouteView {
+    let native = match &rc.converted {
+        Ok(c) => Endpoint::of_server(c.endpoint),
+        Err(_) => Endpoint::of_server(rc.route.native()),
+    };
+    RouteView {
+        route: rc.route.name().to_string(),
+        path: rc.route.path().to_string(),
+        native_path: native.path().to_string(),
+        api_request: rc.converted.as_ref().ok().map(|c| pretty(&c.request)),
+        fields: notes::notes(rc.route, &rc.body),
+    }
 }
 
 /// One line for the runner's second truncation stage: the options in
@@ -290,6 +337,7 @@ pub fn run_with(state: &State, today: &str, gguf: Option<&Gguf>) -> Outcome {
     if let Some(g) = gguf {
         g.apply(&mut case);
     }
+    let route = case.route.as_ref().map(route_view);
     let counter = gguf.filter(|g| g.has_vocab());
     match case.render(counter.map(|g| g as &dyn TokenCounter)) {
         Ok(r) => {
@@ -330,6 +378,7 @@ pub fn run_with(state: &State, today: &str, gguf: Option<&Gguf>) -> Outcome {
                 cache,
                 cut_bytes,
                 cache_break,
+                route,
                 ..Outcome::default()
             }
         }
@@ -355,8 +404,10 @@ pub fn run_with(state: &State, today: &str, gguf: Option<&Gguf>) -> Outcome {
                     message: f.message,
                     status: f.status,
                     position,
+                    body: f.body,
                 }),
                 explain: Some(*f.explain),
+                route,
                 ..Outcome::default()
             }
         }
@@ -547,6 +598,105 @@ mod tests {
         .to_string();
         let f = run_with(&s, TODAY, Some(&g)).runner.unwrap();
         assert_eq!((f.num_ctx, f.cut), (4096, None));
+    }
+
+    fn route(endpoint: Endpoint, request: Value) -> State {
+        State {
+            endpoint,
+            ..chat(
+                "{{ range .Messages }}<{{ .Role }}>{{ .Content }}{{ end }}",
+                request,
+            )
+        }
+    }
+
+    #[test]
+    fn a_route_converts_then_renders() {
+        let mut s = route(
+            Endpoint::OpenAiChat,
+            json!({"model": "m", "max_tokens": 7, "n": 2,
+                   "messages": [{"role": "developer", "content": "be brief"}, {"role": "user", "content": [{"type": "text", "text": "hi"}]}]}),
+        );
+        s.model.options = json!({"num_ctx": 2048, "temperature": 0.3}).to_string();
+        let case = render_case(&s, TODAY).unwrap();
+        assert_eq!(case["endpoint"], "openai-chat");
+        assert!(case["request"].get("options").is_none());
+        assert_eq!(
+            case["model"]["parameters"],
+            json!({"num_ctx": 2048, "temperature": 0.3})
+        );
+        let out = run(&s, TODAY);
+        assert_eq!(out.prompt.as_deref(), Some("<developer>be brief<user>hi"));
+        let r = out.route.unwrap();
+        assert_eq!(
+            (r.path.as_str(), r.native_path.as_str()),
+            ("/v1/chat/completions", "/api/chat")
+        );
+        let api: Value = serde_json::from_str(r.api_request.as_deref().unwrap()).unwrap();
+        // the route's own defaults, not yet the model's PARAMETERs
+        assert_eq!(
+            api["options"],
+            json!({"num_predict": 7, "temperature": 1, "top_p": 1})
+        );
+        let fate = |name: &str| r.fields.iter().find(|f| f.field == name).map(|f| f.fate);
+        use ollama::compat::notes::Fate;
+        assert_eq!(fate("max_tokens"), Some(Fate::Mapped));
+        assert_eq!(fate("n"), Some(Fate::Dropped));
+        assert_eq!(fate("temperature"), Some(Fate::Defaulted));
+
+        let s = route(
+            Endpoint::OpenAiCompletions,
+            json!({"model": "m", "prompt": "def f():", "max_tokens": 5}),
+        );
+        let out = run(&s, TODAY);
+        assert_eq!(out.route.unwrap().native_path, "/api/generate");
+        assert!(out.error.is_none(), "{:?}", out.error);
+    }
+
+    #[test]
+    fn a_refusal_is_the_routes_own_body() {
+        // the middleware refuses: nothing converted
+        let s = route(
+            Endpoint::AnthropicMessages,
+            json!({"model": "m", "max_tokens": 5, "messages": []}),
+        );
+        let out = run(&s, TODAY);
+        let e = out.error.unwrap();
+        assert_eq!(
+            (e.status, e.message.as_str()),
+            (400, "messages is required")
+        );
+        let body: Value = serde_json::from_str(e.body.as_deref().unwrap()).unwrap();
+        assert_eq!(body["type"], "error");
+        assert_eq!(
+            body["error"],
+            json!({"type": "invalid_request_error", "message": "messages is required"})
+        );
+        let r = out.route.unwrap();
+        assert_eq!(r.api_request, None);
+        assert!(!r.fields.is_empty());
+        // the handler behind it refuses: in the route's shape too
+        let mut s = route(
+            Endpoint::OpenAiChat,
+            json!({"model": "m", "messages": [{"role": "user", "content": "hi"}],
+                   "tools": [{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {}}}}]}),
+        );
+        s.model.template = "{{ range .Messages }}{{ .Content }}{{ end }}".into();
+        let e = run(&s, TODAY).error.unwrap();
+        assert!(
+            e.message.ends_with("does not support tools"),
+            "{}",
+            e.message
+        );
+        let body: Value = serde_json::from_str(e.body.as_deref().unwrap()).unwrap();
+        assert_eq!(body["error"]["message"], e.message.as_str());
+        assert_eq!(body["error"]["type"], "invalid_request_error");
+        // native endpoints have no such body
+        let s = chat(
+            "{{ .Foo ",
+            json!({"model": "m", "messages": [{"role": "user", "content": "hi"}]}),
+        );
+        assert_eq!(run(&s, TODAY).error.unwrap().body, None);
     }
 
     #[test]

@@ -215,6 +215,78 @@ Tools: {{ tools | tojson }}<|im_end|>
 
 const WEATHER_TOOLS: &str = r#"[{"type": "function", "function": {"name": "get_weather", "description": "Current weather for a city", "parameters": {"type": "object", "required": ["city"], "properties": {"city": {"type": "string", "description": "City name"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}}}}]"#;
 
+/// The OpenAI SDK's chat-completions request with tools: a system prompt,
+/// the user's question, the assistant's tool call (`arguments` a JSON
+/// string, as OpenAI sends it) and the tool's answer by `tool_call_id`.
+const OPENAI_TOOLS_REQUEST: &str = r#"{"model": "qwen-demo",
+  "messages": [
+    {"role": "system", "content": "You are a weather assistant. Call get_weather for every city you are asked about."},
+    {"role": "user", "content": "What's the weather in Paris right now?"},
+    {"role": "assistant", "content": null, "tool_calls": [
+      {"id": "call_9pZ3kQ", "type": "function",
+       "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\",\"unit\":\"celsius\"}"}}]},
+    {"role": "tool", "tool_call_id": "call_9pZ3kQ", "content": "{\"temperature\": 18, \"conditions\": \"light rain\"}"}],
+  "tool_choice": "auto",
+  "max_tokens": 512,
+  "temperature": 0.2,
+  "stream": true,
+  "stream_options": {"include_usage": true}}"#;
+
+/// A coding agent's Anthropic Messages request, in the shape Claude Code
+/// sends when pointed at Ollama: large system text blocks marked for
+/// caching, many tools with `input_schema`, the user's task, the
+/// assistant's `tool_use` block and the user's `tool_result` block. The
+/// texts are Promptscope's, written in that style.
+const CLAUDE_CODE_REQUEST: &str = r##"{"model": "qwen-demo",
+  "max_tokens": 32000,
+  "system": [
+    {"type": "text", "text": "You are a coding agent running in the user's terminal.", "cache_control": {"type": "ephemeral"}},
+    {"type": "text", "text": "You help the user with software engineering tasks: fixing bugs, adding features, refactoring and explaining code. Use the tools below to read, search and change the repository; never guess at file contents you have not read.\n\n# Tone and style\nBe concise and direct. Answer in fewer than four lines unless the user asks for detail. Do not add preambles or summaries of what you just did. Use GitHub-flavoured Markdown; it is shown in a monospace terminal.\n\n# Doing tasks\n1. Search the code to understand the request before you change anything (Grep, Glob, Read).\n2. Make the change with Edit or Write, following the code's existing conventions, libraries and style.\n3. Verify it: run the project's tests and linters with Bash. Never assume a test framework; read the README or the build files first.\n4. Keep a short plan with TodoWrite for any task of more than three steps and mark items done as you go.\n\n# Tool use\nCall several independent tools in one turn when you can. Quote paths that contain spaces. Prefer Grep and Glob over find and grep in Bash. Never commit unless the user asks.", "cache_control": {"type": "ephemeral"}},
+    {"type": "text", "text": "<env>\nWorking directory: /home/ada/src/parser\nIs directory a git repo: Yes\nPlatform: linux\nToday's date: 2025-06-15\n</env>\nThe repository is a Go module; its tests run with `go test ./...`.", "cache_control": {"type": "ephemeral"}}],
+  "tools": [
+    {"name": "Bash", "description": "Runs a shell command in a persistent session and returns its output.",
+     "input_schema": {"type": "object", "properties": {"command": {"type": "string", "description": "The command to run"}, "description": {"type": "string", "description": "What the command does, in 5-10 words"}, "timeout": {"type": "number", "description": "Timeout in milliseconds (at most 600000)"}}, "required": ["command"], "additionalProperties": false, "$schema": "http://json-schema.org/draft-07/schema#"}},
+    {"name": "Glob", "description": "Finds files by glob pattern, newest first.",
+     "input_schema": {"type": "object", "properties": {"pattern": {"type": "string", "description": "The glob, e.g. **/*.go"}, "path": {"type": "string", "description": "The directory to search in"}}, "required": ["pattern"], "additionalProperties": false, "$schema": "http://json-schema.org/draft-07/schema#"}},
+    {"name": "Grep", "description": "Searches file contents with a regular expression (ripgrep).",
+     "input_schema": {"type": "object", "properties": {"pattern": {"type": "string", "description": "The regular expression"}, "path": {"type": "string", "description": "File or directory to search"}, "glob": {"type": "string", "description": "Only files matching this glob"}, "output_mode": {"type": "string", "enum": ["content", "files_with_matches", "count"]}}, "required": ["pattern"], "additionalProperties": false, "$schema": "http://json-schema.org/draft-07/schema#"}},
+    {"name": "Read", "description": "Reads a file, with line numbers.",
+     "input_schema": {"type": "object", "properties": {"file_path": {"type": "string", "description": "The absolute path"}, "offset": {"type": "number", "description": "The first line to read"}, "limit": {"type": "number", "description": "How many lines"}}, "required": ["file_path"], "additionalProperties": false, "$schema": "http://json-schema.org/draft-07/schema#"}},
+    {"name": "Edit", "description": "Replaces an exact string in a file.",
+     "input_schema": {"type": "object", "properties": {"file_path": {"type": "string", "description": "The absolute path"}, "old_string": {"type": "string", "description": "The text to replace"}, "new_string": {"type": "string", "description": "The replacement"}, "replace_all": {"type": "boolean", "default": false}}, "required": ["file_path", "old_string", "new_string"], "additionalProperties": false, "$schema": "http://json-schema.org/draft-07/schema#"}},
+    {"name": "Write", "description": "Writes a whole file.",
+     "input_schema": {"type": "object", "properties": {"file_path": {"type": "string", "description": "The absolute path"}, "content": {"type": "string", "description": "The file's new content"}}, "required": ["file_path", "content"], "additionalProperties": false, "$schema": "http://json-schema.org/draft-07/schema#"}},
+    {"name": "TodoWrite", "description": "Updates the task list of this session.",
+     "input_schema": {"type": "object", "properties": {"todos": {"type": "array", "items": {"type": "object", "properties": {"content": {"type": "string"}, "status": {"type": "string", "enum": ["pending", "in_progress", "completed"]}}, "required": ["content", "status"]}}}, "required": ["todos"], "additionalProperties": false, "$schema": "http://json-schema.org/draft-07/schema#"}}],
+  "messages": [
+    {"role": "user", "content": [
+      {"type": "text", "text": "Why does TestParseDuration fail?", "cache_control": {"type": "ephemeral"}}]},
+    {"role": "assistant", "content": [
+      {"type": "text", "text": "I'll run the failing test first."},
+      {"type": "tool_use", "id": "toolu_01A7xQ", "name": "Bash",
+       "input": {"command": "go test ./duration -run TestParseDuration", "description": "Run the failing test"}}]},
+    {"role": "user", "content": [
+      {"type": "tool_result", "tool_use_id": "toolu_01A7xQ",
+       "content": "--- FAIL: TestParseDuration (0.00s)\n    duration_test.go:18: Parse(\"1h30m\") = 1h0m0s, want 1h30m0s\nFAIL"}]}],
+  "metadata": {"user_id": "user_7f3a_session_01"},
+  "temperature": 1,
+  "stream": true}"##;
+
+/// An OpenAI Responses request as an agent sends it: `instructions`,
+/// message items, the model's `function_call` item (arguments a JSON
+/// string) and the `function_call_output` item answering it by `call_id`.
+const RESPONSES_REQUEST: &str = r#"{"model": "qwen-demo",
+  "instructions": "You are a travel assistant. Check the weather before you suggest what to pack.",
+  "input": [
+    {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "I'm flying to Tokyo tomorrow. What should I pack?"}]},
+    {"type": "function_call", "call_id": "call_tokyo1", "name": "get_weather", "arguments": "{\"city\":\"Tokyo\"}"},
+    {"type": "function_call_output", "call_id": "call_tokyo1", "output": "{\"temperature\": 24, \"conditions\": \"humid, showers in the afternoon\"}"}],
+  "tools": [
+    {"type": "function", "name": "get_weather", "description": "Current weather for a city",
+     "parameters": {"type": "object", "required": ["city"], "properties": {"city": {"type": "string", "description": "City name"}}}}],
+  "max_output_tokens": 400,
+  "stream": true}"#;
+
 const EXAMPLES: &[Example] = &[
     Example {
         id: "chatml",
@@ -334,6 +406,37 @@ const EXAMPLES: &[Example] = &[
             {"role": "user", "content": "Hi!"}]}"#,
         ..BASE
     },
+    Example {
+        id: "openai-tools",
+        title: "OpenAI SDK: chat with tools",
+        summary_key: "ex.openai_tools",
+        endpoint: Endpoint::OpenAiChat,
+        template: Some(QWEN_TOOLS_TEMPLATE),
+        family: "qwen3",
+        request: OPENAI_TOOLS_REQUEST,
+        tools: WEATHER_TOOLS,
+        ..BASE
+    },
+    Example {
+        id: "claude-code",
+        title: "Claude Code (Anthropic Messages)",
+        summary_key: "ex.claude_code",
+        endpoint: Endpoint::AnthropicMessages,
+        template: Some(QWEN_TOOLS_TEMPLATE),
+        family: "qwen3",
+        request: CLAUDE_CODE_REQUEST,
+        ..BASE
+    },
+    Example {
+        id: "responses",
+        title: "OpenAI Responses: function calls",
+        summary_key: "ex.responses",
+        endpoint: Endpoint::OpenAiResponses,
+        template: Some(QWEN_TOOLS_TEMPLATE),
+        family: "qwen3",
+        request: RESPONSES_REQUEST,
+        ..BASE
+    },
 ];
 
 /// Every example, in menu order.
@@ -421,6 +524,46 @@ mod tests {
         let out = engine::run(&by_id("gguf-wins").unwrap().state(), TODAY);
         assert_eq!(out.source(), "gguf_chat_template");
         assert_eq!(out.explain.unwrap().branch, "native");
+    }
+
+    #[test]
+    fn compatibility_route_examples_convert_and_render_their_tool_turns() {
+        let run = |id: &str| {
+            let e = by_id(id).unwrap();
+            assert!(e.endpoint.route().is_some(), "{id}");
+            let out = engine::run(&e.state(), TODAY);
+            let route = out.route.clone().unwrap();
+            assert!(route.api_request.is_some(), "{id}");
+            (out.prompt.unwrap(), route, out.explain.unwrap())
+        };
+        // OpenAI: string arguments parsed, the tool message named by its tool_call_id
+        let (prompt, route, _) = run("openai-tools");
+        assert!(prompt.contains("<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\":\"Paris\",\"unit\":\"celsius\"}}\n</tool_call>"), "{prompt}");
+        assert!(prompt.contains("<tool_response>\n{\"temperature\": 18, \"conditions\": \"light rain\"}\n</tool_response>"));
+        let api: serde_json::Value =
+            serde_json::from_str(route.api_request.as_deref().unwrap()).unwrap();
+        assert_eq!(api["messages"][3]["tool_name"], "get_weather");
+        assert_eq!(api["options"]["num_predict"], 512);
+        // Anthropic: system blocks joined, tool_use a tool call, tool_result a tool message
+        let (prompt, route, ex) = run("claude-code");
+        assert!(prompt.starts_with("<|im_start|>system\nYou are a coding agent running in the user's terminal.You help"), "{prompt}");
+        assert!(prompt.contains("{\"name\": \"Bash\", \"arguments\": {\"command\":\"go test ./duration -run TestParseDuration\""));
+        assert!(prompt.contains("<tool_response>\n--- FAIL: TestParseDuration"));
+        let roles: Vec<&str> = ex.messages.iter().map(|m| m.role.as_str()).collect();
+        assert_eq!(roles, ["system", "user", "assistant", "tool"]);
+        assert!(route
+            .fields
+            .iter()
+            .any(|f| f.detail.starts_with("relax_thinking")));
+        assert_eq!(prompt.matches("{\"type\":\"function\"").count(), 7);
+        // Responses: instructions first, the function_call and its output
+        let (prompt, _, _) = run("responses");
+        assert!(
+            prompt.starts_with("<|im_start|>system\nYou are a travel assistant."),
+            "{prompt}"
+        );
+        assert!(prompt.contains("{\"name\": \"get_weather\", \"arguments\": {\"city\":\"Tokyo\"}}"));
+        assert!(prompt.contains("<tool_response>\n{\"temperature\": 24"));
     }
 
     #[test]

@@ -4,11 +4,40 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::state::Endpoint;
+
 /// The `think` choices the form offers (`""` = unset).
 pub const THINK_CHOICES: [&str; 7] = ["", "true", "false", "low", "medium", "high", "max"];
 
 /// The roles the form offers.
 pub const ROLES: [&str; 4] = ["system", "user", "assistant", "tool"];
+
+/// The roles of OpenAI's chat completions.
+pub const OPENAI_ROLES: [&str; 5] = ["system", "developer", "user", "assistant", "tool"];
+
+/// The roles of Anthropic's Messages (the system prompt is `system`).
+pub const ANTHROPIC_ROLES: [&str; 2] = ["user", "assistant"];
+
+/// The roles the form offers for a body sent to `endpoint`.
+pub fn roles(endpoint: Endpoint) -> &'static [&'static str] {
+    match endpoint {
+        Endpoint::OpenAiChat => &OPENAI_ROLES,
+        Endpoint::AnthropicMessages => &ANTHROPIC_ROLES,
+        _ => &ROLES,
+    }
+}
+
+/// The body key of the largest number of tokens to generate, for a
+/// compatibility route (`max_tokens`, or the Responses API's
+/// `max_output_tokens`); `None` for the native endpoints (`num_predict`
+/// is an option there).
+pub fn max_tokens_key(endpoint: Endpoint) -> Option<&'static str> {
+    match endpoint {
+        Endpoint::Chat | Endpoint::Generate => None,
+        Endpoint::OpenAiResponses => Some("max_output_tokens"),
+        _ => Some("max_tokens"),
+    }
+}
 
 /// A 1×1 transparent PNG, base64: the placeholder image the form attaches.
 pub const PLACEHOLDER_IMAGE: &str =
@@ -101,6 +130,50 @@ pub fn set_str_field(body: &mut Value, key: &str, value: &str) {
     }
 }
 
+/// A whole-number field (`max_tokens`) as text (empty when unset).
+pub fn num_field(body: &Value, key: &str) -> String {
+    match body.get(key) {
+        None | Some(Value::Null) => String::new(),
+        Some(v) => v.to_string(),
+    }
+}
+
+/// Sets a whole-number field; `None` removes it.
+pub fn set_num_field(body: &mut Value, key: &str, n: Option<u64>) {
+    let o = obj(body);
+    match n {
+        Some(n) => {
+            o.insert(key.into(), json!(n));
+        }
+        None => {
+            o.remove(key);
+        }
+    }
+}
+
+/// The number of parts of a content list (`content: [{...}, ...]`), 0
+/// for a string or anything else.
+pub fn parts(v: Option<&Value>) -> usize {
+    len_of(v)
+}
+
+/// The `type`s of a content list's parts, in order, repeats counted
+/// (`text, tool_use`, `tool_result ×2`).
+pub fn part_types(v: Option<&Value>) -> String {
+    let mut runs: Vec<(String, usize)> = Vec::new();
+    for p in v.and_then(Value::as_array).into_iter().flatten() {
+        let t = p.get("type").and_then(Value::as_str).unwrap_or("?");
+        match runs.last_mut() {
+            Some((last, n)) if last == t => *n += 1,
+            _ => runs.push((t.to_string(), 1)),
+        }
+    }
+    runs.into_iter()
+        .map(|(t, n)| if n > 1 { format!("{t} ×{n}") } else { t })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A boolean field (`raw`).
 pub fn bool_field(body: &Value, key: &str) -> bool {
     body.get(key).and_then(Value::as_bool).unwrap_or(false)
@@ -127,6 +200,11 @@ pub struct MessageRow {
     pub tool_calls: usize,
     /// Number of `images`.
     pub images: usize,
+    /// Number of parts when `content` is a list (OpenAI's content parts,
+    /// Anthropic's blocks); 0 when it is text.
+    pub parts: usize,
+    /// Their types ([`part_types`]).
+    pub part_types: String,
 }
 
 fn len_of(v: Option<&Value>) -> usize {
@@ -147,6 +225,8 @@ pub fn messages(body: &Value) -> Option<Vec<MessageRow>> {
                 content: str_field(m, "content"),
                 tool_calls: len_of(m.get("tool_calls")),
                 images: len_of(m.get("images")),
+                parts: len_of(m.get("content")),
+                part_types: part_types(m.get("content")),
             })
             .collect(),
     )
@@ -348,6 +428,35 @@ mod tests {
         remove_message(&mut b, 0);
         assert_eq!(messages(&b).unwrap().len(), 1);
         assert!(messages(&json!({"messages": 3})).is_none());
+    }
+
+    #[test]
+    fn route_fields() {
+        assert_eq!(roles(Endpoint::AnthropicMessages), ["user", "assistant"]);
+        assert!(roles(Endpoint::OpenAiChat).contains(&"developer"));
+        assert_eq!(roles(Endpoint::Chat), ROLES);
+        assert_eq!(max_tokens_key(Endpoint::Chat), None);
+        assert_eq!(
+            max_tokens_key(Endpoint::OpenAiResponses),
+            Some("max_output_tokens")
+        );
+        assert_eq!(
+            max_tokens_key(Endpoint::AnthropicMessages),
+            Some("max_tokens")
+        );
+        let mut b = json!({"model": "m", "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}]});
+        assert_eq!(messages(&b).unwrap()[0].parts, 2);
+        assert_eq!(messages(&b).unwrap()[0].part_types, "text ×2");
+        assert_eq!(
+            part_types(Some(&json!([{"type": "text"}, {"type": "tool_use"}, {}]))),
+            "text, tool_use, ?"
+        );
+        assert_eq!(parts(b.get("messages")), 1);
+        set_num_field(&mut b, "max_tokens", Some(64));
+        assert_eq!(num_field(&b, "max_tokens"), "64");
+        set_num_field(&mut b, "max_tokens", None);
+        assert_eq!(num_field(&b, "max_tokens"), "");
     }
 
     #[test]

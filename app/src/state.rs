@@ -19,12 +19,21 @@
 //! defaults (its PARAMETERs, a stored model's params layer); the render
 //! case form also merges them under the request's `options` (the request
 //! winning key by key, as Ollama's `modelOptions` does), since
-//! `promptscope render` reads only the request's. Reading is lenient: a missing key keeps
-//! its current value, so a partial state updates only what it names.
+//! `promptscope render` reads only the request's. `endpoint` may also name
+//! a compatibility route (`openai-chat`, `openai-completions`,
+//! `openai-responses`, `anthropic-messages`); `request` is then the body a
+//! client sends to that route, and the render case form gives the model's
+//! option defaults as `model.parameters` instead (a route's body has no
+//! `options`; the engine puts them under what the route converted).
+//! Reading is lenient: a missing key keeps its current value, so a partial
+//! state updates only what it names.
 
+use ollama::compat::Route;
 use serde_json::{json, Map, Value};
 
-/// Which Ollama endpoint the request goes to.
+/// Which Ollama endpoint the request goes to: a native one, or one of
+/// the compatibility routes, whose body Ollama converts to a native
+/// request first (`ollama::compat`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Endpoint {
     /// `/api/chat`
@@ -32,31 +41,86 @@ pub enum Endpoint {
     Chat,
     /// `/api/generate`
     Generate,
+    /// `/v1/chat/completions` (OpenAI chat completions)
+    OpenAiChat,
+    /// `/v1/completions` (OpenAI completions)
+    OpenAiCompletions,
+    /// `/v1/responses` (OpenAI Responses)
+    OpenAiResponses,
+    /// `/v1/messages` (Anthropic Messages)
+    AnthropicMessages,
 }
 
 impl Endpoint {
-    /// `chat` or `generate`.
+    /// Every endpoint, in the order the request pane lists them.
+    pub const ALL: [Endpoint; 6] = [
+        Endpoint::Chat,
+        Endpoint::Generate,
+        Endpoint::OpenAiChat,
+        Endpoint::OpenAiCompletions,
+        Endpoint::OpenAiResponses,
+        Endpoint::AnthropicMessages,
+    ];
+
+    /// The render case's name: `chat`, `generate`, or a route's
+    /// (`openai-chat`, `openai-completions`, `openai-responses`,
+    /// `anthropic-messages`).
     pub fn as_str(self) -> &'static str {
         match self {
             Endpoint::Chat => "chat",
             Endpoint::Generate => "generate",
+            e => e.route().map_or("chat", Route::name),
         }
     }
 
-    /// The URL path, `/api/chat` or `/api/generate`.
+    /// The URL path: `/api/chat`, `/api/generate` or the route's `/v1/...`.
     pub fn path(self) -> &'static str {
         match self {
             Endpoint::Chat => "/api/chat",
             Endpoint::Generate => "/api/generate",
+            e => e.route().map_or("/api/chat", Route::path),
         }
     }
 
-    /// Parses `chat` or `generate`.
+    /// Parses [`Endpoint::as_str`].
     pub fn parse(s: &str) -> Option<Endpoint> {
-        match s {
-            "chat" => Some(Endpoint::Chat),
-            "generate" => Some(Endpoint::Generate),
-            _ => None,
+        Endpoint::ALL.into_iter().find(|e| e.as_str() == s)
+    }
+
+    /// The compatibility route, for the four `/v1` endpoints.
+    pub fn route(self) -> Option<Route> {
+        Some(match self {
+            Endpoint::Chat | Endpoint::Generate => return None,
+            Endpoint::OpenAiChat => Route::OpenAiChat,
+            Endpoint::OpenAiCompletions => Route::OpenAiCompletions,
+            Endpoint::OpenAiResponses => Route::OpenAiResponses,
+            Endpoint::AnthropicMessages => Route::AnthropicMessages,
+        })
+    }
+
+    /// The native endpoint the request ends up at: itself, or where the
+    /// route hands its converted request.
+    pub fn native(self) -> Endpoint {
+        match self.route().map(Route::native) {
+            None => self,
+            Some(ollama::server::Endpoint::Generate) => Endpoint::Generate,
+            Some(ollama::server::Endpoint::Chat) => Endpoint::Chat,
+        }
+    }
+
+    /// The engine's native endpoint for [`Endpoint::native`].
+    pub fn server(self) -> ollama::server::Endpoint {
+        match self.native() {
+            Endpoint::Generate => ollama::server::Endpoint::Generate,
+            _ => ollama::server::Endpoint::Chat,
+        }
+    }
+
+    /// The endpoint of an engine's native endpoint.
+    pub fn of_server(e: ollama::server::Endpoint) -> Endpoint {
+        match e {
+            ollama::server::Endpoint::Chat => Endpoint::Chat,
+            ollama::server::Endpoint::Generate => Endpoint::Generate,
         }
     }
 }
@@ -185,8 +249,11 @@ impl State {
         let obj = v.as_object().ok_or("the state must be a JSON object")?;
         if let Some(e) = obj.get("endpoint") {
             let s = e.as_str().ok_or("endpoint must be a string")?;
-            self.endpoint = Endpoint::parse(s)
-                .ok_or_else(|| format!("endpoint must be \"chat\" or \"generate\", not {s:?}"))?;
+            self.endpoint = Endpoint::parse(s).ok_or_else(|| {
+                format!(
+                    "endpoint must be \"chat\", \"generate\", \"openai-chat\", \"openai-completions\", \"openai-responses\" or \"anthropic-messages\", not {s:?}"
+                )
+            })?;
         }
         if let Some(m) = obj.get("model") {
             let m = m.as_object().ok_or("model must be an object")?;
@@ -222,7 +289,10 @@ impl State {
             if let Some(text) = get_json_text(m, "messages") {
                 model.messages = text;
             }
-            if let Some(text) = get_json_text(m, "options") {
+            // `parameters`: a route case's name for the same defaults
+            if let Some(text) =
+                get_json_text(m, "options").or_else(|| get_json_text(m, "parameters"))
+            {
                 model.options = text;
             }
             match m.get("capabilities") {
@@ -314,7 +384,13 @@ impl State {
         let mut request = as_value(&self.request, json!({}));
         if form == Form::RenderCase {
             if let Ok(Value::Object(defaults)) = parse_json_text(&m.options, json!({})) {
-                merge_options(&mut request, &defaults);
+                if self.endpoint.route().is_none() {
+                    merge_options(&mut request, &defaults);
+                } else if !defaults.is_empty() {
+                    if let Some(Value::Object(model)) = out.get_mut("model") {
+                        model.insert("parameters".into(), Value::Object(defaults));
+                    }
+                }
             }
         }
         out.insert("request".into(), request);
@@ -448,6 +524,66 @@ mod tests {
         s.model.options.clear();
         assert_eq!(s.to_json(Form::RenderCase)["model"]["options"], json!({}));
         assert_eq!(s.to_json(Form::Exact)["model"]["options"], "");
+    }
+
+    #[test]
+    fn every_endpoint_travels_and_old_states_still_read() {
+        for e in Endpoint::ALL {
+            assert_eq!(Endpoint::parse(e.as_str()), Some(e));
+            let s = State {
+                endpoint: e,
+                ..sample()
+            };
+            assert_eq!(
+                State::from_json_str(&s.to_json_string(Form::Exact)).unwrap(),
+                s
+            );
+            assert_eq!(
+                State::from_json(&s.to_json(Form::RenderCase))
+                    .unwrap()
+                    .endpoint,
+                e
+            );
+        }
+        assert_eq!(Endpoint::OpenAiChat.path(), "/v1/chat/completions");
+        assert_eq!(Endpoint::AnthropicMessages.as_str(), "anthropic-messages");
+        assert_eq!(Endpoint::OpenAiCompletions.native(), Endpoint::Generate);
+        assert_eq!(Endpoint::OpenAiResponses.native(), Endpoint::Chat);
+        assert_eq!(Endpoint::Generate.native(), Endpoint::Generate);
+        // a state saved before the routes existed
+        let old = r#"{"promptscope":1,"endpoint":"generate","model":{"template":"{{ .Prompt }}"},"request":"{}"}"#;
+        assert_eq!(
+            State::from_json_str(old).unwrap().endpoint,
+            Endpoint::Generate
+        );
+        let old = r#"{"model":{"template":"x"},"request":{"model":"m"}}"#;
+        assert_eq!(State::from_json_str(old).unwrap().endpoint, Endpoint::Chat);
+    }
+
+    #[test]
+    fn a_route_case_carries_the_parameters_apart() {
+        let mut s = sample();
+        s.endpoint = Endpoint::AnthropicMessages;
+        s.model.options = "{\"num_ctx\": 8192}".into();
+        let body =
+            json!({"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]});
+        s.request = body.to_string();
+        let v = s.to_json(Form::RenderCase);
+        assert_eq!(v["endpoint"], "anthropic-messages");
+        // the body as the client sends it: no options added
+        assert_eq!(v["request"], body);
+        assert_eq!(v["model"]["parameters"], json!({"num_ctx": 8192}));
+        let case = ollama::case::RenderCase::from_json(&v).unwrap();
+        assert_eq!(case.request["options"]["num_ctx"], 8192);
+        assert_eq!(case.request["options"]["num_predict"], 5);
+        // read back: the defaults again
+        let back = State::from_json(&v).unwrap();
+        assert_eq!(back.model.options, "{\n  \"num_ctx\": 8192\n}");
+        let only = json!({"endpoint": "openai-chat", "model": {"parameters": {"seed": 1}}});
+        assert_eq!(
+            State::from_json(&only).unwrap().model.options,
+            "{\n  \"seed\": 1\n}"
+        );
     }
 
     #[test]

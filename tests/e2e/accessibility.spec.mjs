@@ -1,6 +1,7 @@
 // Accessibility: axe-core's WCAG 2.1 A and AA rules (contrast, labels,
 // names, ARIA, landmarks) pass on the whole app in the light and the dark
-// theme, with every pane open and an error shown; and the keyboard reaches
+// theme, with every pane open, an error shown, and a compatibility route's
+// conversion and error body shown; and the keyboard reaches
 // the editors and the prompt in order, starting with the skip link.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -52,6 +53,16 @@ describe('accessibility', () => {
           // and with a Go error and a rejection on screen
           await app.setTemplate('{{ range .Messages }}{{ .Content }');
           await eventually(async () => (await app.errorText()) !== null);
+          violations = await axe(app.page);
+          assert.deepEqual(violations, [], JSON.stringify(violations, null, 1));
+          // a compatibility route: the converted request, the field table,
+          // and the route's own error body
+          await app.loadExample('claude-code');
+          await eventually(async () => (await app.page.getByTestId('route-fields').count()) === 1);
+          violations = await axe(app.page);
+          assert.deepEqual(violations, [], JSON.stringify(violations, null, 1));
+          await app.setRequest({ model: 'm', max_tokens: 5, messages: [] });
+          await eventually(async () => (await app.page.getByTestId('error-body').count()) === 1);
           violations = await axe(app.page);
           assert.deepEqual(violations, [], JSON.stringify(violations, null, 1));
         },

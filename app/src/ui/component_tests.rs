@@ -279,6 +279,60 @@ async fn explain_pane_names_the_path_and_the_rule() {
 }
 
 #[wasm_bindgen_test]
+async fn explain_pane_shows_a_routes_conversion_and_fields() {
+    let store = mount(|| view! { <ExplainPane /> });
+    store.load_example("claude-code");
+    let state = store.state.get_untracked();
+    let out = engine::run(&state, TODAY);
+    store.apply_answer(Answer {
+        outcome: out,
+        tokens: None,
+    });
+    eventually("the field table", || {
+        exists("[data-testid=\"route-fields\"]")
+    })
+    .await;
+    assert_eq!(
+        text(&by_test_id("route-summary")),
+        "POST /v1/messages → /api/chat"
+    );
+    let api: Value = serde_json::from_str(&text(&by_test_id("api-request"))).unwrap();
+    assert_eq!(api["messages"][3]["role"], "tool");
+    let metadata = find("[data-testid=\"route-field\"][data-field=\"metadata\"]");
+    assert_eq!(
+        metadata.get_attribute("data-fate").as_deref(),
+        Some("dropped")
+    );
+    assert!(exists(
+        "[data-testid=\"route-field\"][data-field=\"(route)\"]"
+    ));
+    // no _debug_render_only on /v1/messages: the converted request to /api/chat instead
+    assert!(!text(&by_test_id("debug-curl")).contains("_debug_render_only"));
+    assert!(text(&by_test_id("debug-curl-native"))
+        .starts_with("curl http://localhost:11434/api/chat -d '"));
+}
+
+#[wasm_bindgen_test]
+async fn request_form_follows_the_route() {
+    let store = mount(|| view! { <RequestForm /> });
+    store.load_example("claude-code");
+    eventually("max_tokens", || exists("[data-testid=\"form-max_tokens\"]")).await;
+    // no think or num_ctx: not fields of the route
+    assert!(!exists("[data-testid=\"think-select\"]"));
+    assert!(text(&by_test_id("system-parts")).contains("3 content part(s) (text ×3)"));
+    type_into(&by_test_id("form-max_tokens"), "128");
+    eventually("max_tokens written", || {
+        store.state.with_untracked(|s| {
+            serde_json::from_str::<Value>(&s.request).unwrap()["max_tokens"] == 128
+        })
+    })
+    .await;
+    store.load_example("chatml");
+    eventually("think is back", || exists("[data-testid=\"think-select\"]")).await;
+    assert!(!exists("[data-testid=\"form-max_tokens\"]"));
+}
+
+#[wasm_bindgen_test]
 async fn json_field_points_at_a_json_error_and_writes_valid_edits_back() {
     let store = mount(|| {
         view! { <JsonField key="options" id="options-json" label="request.options_json" hint="request.options_hint" /> }

@@ -1,15 +1,20 @@
 //! The explain pane: the path Ollama takes and the rule that chose it, the
 //! execution branch, the template's names, capabilities and their origins,
 //! think, where a model from the models folder got each input, Ollama's
-//! rejection, what happened to each message, and how to check the result
-//! against a real Ollama.
+//! rejection (in a compatibility route's own error shape), what the route
+//! made of the body (the converted request and each field's fate), what
+//! happened to each message, and how to check the result against a real
+//! Ollama.
 
 use leptos::prelude::*;
 
+use ollama::compat::notes::{Fate, FieldNote};
 use ollama::model::Capability;
 use ollama::server::MessageNote;
 use promptscope_app::curl;
+use promptscope_app::engine::RouteView;
 use promptscope_app::modelfile::modelfile;
+use promptscope_app::state::pretty;
 
 use crate::ui::browser;
 use crate::ui::help::Help;
@@ -51,14 +56,46 @@ fn code_list(items: Vec<String>) -> impl IntoView {
         .collect_view()
 }
 
+/// The message-catalogue key of a field's fate.
+fn fate_key(fate: Fate) -> &'static str {
+    match fate {
+        Fate::Mapped => "explain.fate_mapped",
+        Fate::Defaulted => "explain.fate_defaulted",
+        Fate::Dropped => "explain.fate_dropped",
+        Fate::Response => "explain.fate_response",
+    }
+}
+
+/// A stable class name for a fate (styles and tests).
+fn fate_class(fate: Fate) -> &'static str {
+    match fate {
+        Fate::Mapped => "mapped",
+        Fate::Defaulted => "defaulted",
+        Fate::Dropped => "dropped",
+        Fate::Response => "response",
+    }
+}
+
 /// A block of text with a copy button.
 #[component]
-fn CopyBlock(label: &'static str, test_id: &'static str, text: Signal<String>) -> impl IntoView {
+fn CopyBlock(
+    /// Message key of the heading.
+    label: &'static str,
+    test_id: &'static str,
+    text: Signal<String>,
+    /// A heading that replaces `label`'s (one with placeholders filled).
+    #[prop(optional, into)]
+    heading: Option<Signal<String>>,
+) -> impl IntoView {
     let store = expect_context::<Store>();
+    let title = move || match heading {
+        Some(h) => h.get(),
+        None => store.t(label).to_string(),
+    };
     view! {
         <div class="copy-block">
             <div class="pane-head">
-                <h4>{move || store.t(label)}</h4>
+                <h4>{title}</h4>
                 <button
                     type="button"
                     class="small"
@@ -73,6 +110,92 @@ fn CopyBlock(label: &'static str, test_id: &'static str, text: Signal<String>) -
             </div>
             <pre class="snippet" data-testid=test_id tabindex="0">{move || text.get()}</pre>
         </div>
+    }
+}
+
+/// What a compatibility route made of the body: the body beside the
+/// converted native request, and the fate of each field.
+#[component]
+fn RouteSection(route: Memo<Option<RouteView>>) -> impl IntoView {
+    let store = expect_context::<Store>();
+    let path =
+        Memo::new(move |_| route.with(|r| r.as_ref().map(|r| r.path.clone()).unwrap_or_default()));
+    let native = Memo::new(move |_| {
+        route.with(|r| {
+            r.as_ref()
+                .map(|r| r.native_path.clone())
+                .unwrap_or_default()
+        })
+    });
+    let body_text = Signal::derive(move || {
+        store.body.with(|b| match b {
+            Ok(body) => pretty(body),
+            Err(_) => store.t("request.fix_body_first").to_string(),
+        })
+    });
+    let api_request =
+        Memo::new(move |_| route.with(|r| r.as_ref().and_then(|r| r.api_request.clone())));
+    let fields = Memo::new(move |_| {
+        route.with(|r| r.as_ref().map(|r| r.fields.clone()).unwrap_or_default())
+    });
+    view! {
+        <h3>{move || store.t("explain.route")}</h3>
+        <p class="rule" data-testid="route-summary">
+            <code>{move || format!("POST {}", path.get())}</code>
+            " → "
+            <code>{move || native.get()}</code>
+        </p>
+        <div class="route-bodies">
+            <CopyBlock
+                label="explain.route_body"
+                test_id="route-body"
+                text=body_text
+                heading=Signal::derive(move || store.tf("explain.route_body", &[("path", &path.get())]))
+            />
+            {move || match api_request.get() {
+                Some(text) => {
+                    view! {
+                        <CopyBlock
+                            label="explain.api_request"
+                            test_id="api-request"
+                            text=Signal::derive(move || text.clone())
+                            heading=Signal::derive(move || store.tf("explain.api_request", &[("native", &native.get())]))
+                        />
+                    }
+                        .into_any()
+                }
+                None => view! { <p class="note" data-testid="route-refused">{store.t("explain.route_refused")}</p> }.into_any(),
+            }}
+        </div>
+        <h4>{move || store.t("explain.fields")}</h4>
+        <table class="notes route-fields" data-testid="route-fields">
+            <thead>
+                <tr>
+                    <th scope="col">{move || store.t("explain.field")}</th>
+                    <th scope="col">{move || store.t("explain.fate")}</th>
+                    <th scope="col">{move || store.t("explain.detail")}</th>
+                </tr>
+            </thead>
+            <tbody>
+                {move || {
+                    fields
+                        .get()
+                        .into_iter()
+                        .map(|f: FieldNote| {
+                            let class = fate_class(f.fate);
+                            let name = f.field.clone();
+                            view! {
+                                <tr class=format!("fate-{class}") data-testid="route-field" data-field=name data-fate=class>
+                                    <td><code>{f.field}</code></td>
+                                    <td><span class="fate">{store.t(fate_key(f.fate))}</span></td>
+                                    <td>{f.detail}</td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </tbody>
+        </table>
     }
 }
 
@@ -153,17 +276,36 @@ pub fn ExplainPane() -> impl IntoView {
             })
         })
     });
+    // Ollama's answer: through a route, the route's own error body
     let rejection = Memo::new(move |_| {
-        store
-            .outcome
-            .with(|o| o.error.as_ref().map(|e| (e.status, e.message.clone())))
+        store.outcome.with(|o| {
+            o.error.as_ref().map(|e| {
+                (
+                    e.status,
+                    e.body.clone().unwrap_or_else(|| e.message.clone()),
+                )
+            })
+        })
     });
+    let route = Memo::new(move |_| store.outcome.with(|o| o.route.clone()));
+    let refused =
+        Memo::new(move |_| route.with(|r| r.as_ref().is_some_and(|r| r.api_request.is_none())));
     let endpoint = store.slice(|s| s.endpoint);
     let curl_text = Signal::derive(move || {
         store.body.with(|b| match b {
             Ok(body) => curl::debug_curl(endpoint.get(), body).unwrap_or_default(),
             Err(_) => store.t("request.fix_body_first").to_string(),
         })
+    });
+    // the routes without _debug_render_only: the converted request, to the native endpoint
+    let native_curl = Memo::new(move |_| {
+        let e = endpoint.get();
+        if curl::renders_only(e) {
+            return None;
+        }
+        let text = route.with(|r| r.as_ref().and_then(|r| r.api_request.clone()))?;
+        let body: serde_json::Value = serde_json::from_str(&text).ok()?;
+        curl::debug_curl(e.native(), &body)
     });
     let model = store.slice(|s| s.model.clone());
     let model_name = Memo::new(move |_| {
@@ -198,7 +340,18 @@ pub fn ExplainPane() -> impl IntoView {
                         {move || facts.with(|f| if f.source.is_empty() { dash() } else { f.source.clone() })}
                     </code>
                     <p class="rule" data-testid="selected-rule">
-                        {move || facts.with(|f| if f.rule.is_empty() { store.t("explain.no_path").to_string() } else { f.rule.clone() })}
+                        {move || {
+                            facts
+                                .with(|f| {
+                                    if !f.rule.is_empty() {
+                                        f.rule.clone()
+                                    } else if refused.get() {
+                                        store.t("explain.route_refused").to_string()
+                                    } else {
+                                        store.t("explain.no_path").to_string()
+                                    }
+                                })
+                        }}
                     </p>
                 </dd>
                 <dt>{move || store.t("explain.model")}</dt>
@@ -326,6 +479,7 @@ pub fn ExplainPane() -> impl IntoView {
                         }
                     })
             }}
+            {move || route.with(Option::is_some).then(|| view! { <RouteSection route=route /> })}
             <h3>{move || store.t("explain.messages")}</h3>
             {move || {
                 let notes = notes.get();
@@ -380,7 +534,48 @@ pub fn ExplainPane() -> impl IntoView {
             <p class="hint">{move || store.t("explain.check_hint")}</p>
             <CopyBlock label="explain.modelfile" test_id="modelfile" text=modelfile_text />
             <p class="hint"><code>{create_cmd}</code></p>
-            <CopyBlock label="explain.curl" test_id="debug-curl" text=curl_text />
+            {move || {
+                let e = endpoint.get();
+                match (e.route(), curl::renders_only(e)) {
+                    (None, _) => view! { <CopyBlock label="explain.curl" test_id="debug-curl" text=curl_text /> }.into_any(),
+                    (Some(_), true) => {
+                        view! {
+                            <CopyBlock label="explain.curl" test_id="debug-curl" text=curl_text />
+                            <p class="hint" data-testid="debug-note">{store.tf("explain.debug_passes", &[("path", e.path())])}</p>
+                        }
+                            .into_any()
+                    }
+                    (Some(_), false) => {
+                        let native = e.native().path();
+                        view! {
+                            <CopyBlock
+                                label="explain.curl_route"
+                                test_id="debug-curl"
+                                text=curl_text
+                                heading=Signal::derive(move || store.tf("explain.curl_route", &[("path", e.path())]))
+                            />
+                            <p class="note" data-testid="debug-note">
+                                {store.tf("explain.no_debug", &[("path", e.path()), ("native", native)])}
+                            </p>
+                            {move || {
+                                native_curl
+                                    .get()
+                                    .map(|text| {
+                                        view! {
+                                            <CopyBlock
+                                                label="explain.curl_native"
+                                                test_id="debug-curl-native"
+                                                text=Signal::derive(move || text.clone())
+                                                heading=Signal::derive(move || store.tf("explain.curl_native", &[("native", native)]))
+                                            />
+                                        }
+                                    })
+                            }}
+                        }
+                            .into_any()
+                    }
+                }
+            }}
             <Help key="help.heap" />
         </section>
     }

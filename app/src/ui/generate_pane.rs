@@ -9,7 +9,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use promptscope_app::generate::{self, Job, Summary};
-use promptscope_app::state;
 
 use crate::ui::store::Store;
 
@@ -132,14 +131,20 @@ pub fn GeneratePane() -> impl IntoView {
             phase.set(Phase::Error(why));
             return;
         };
-        let Ok(request) = store.body.get_untracked() else {
+        let Ok(mut request) = store.body.get_untracked() else {
             phase.set(Phase::Error(store.t("generate.no_prompt").to_string()));
             return;
         };
-        let endpoint = match store.state.with_untracked(|s| s.endpoint) {
-            state::Endpoint::Chat => ollama::server::Endpoint::Chat,
-            state::Endpoint::Generate => ollama::server::Endpoint::Generate,
-        };
+        // through a compatibility route: what the route handed the native handler
+        if let Some(converted) = outcome
+            .route
+            .as_ref()
+            .and_then(|r| r.api_request.as_deref())
+            .and_then(|t| serde_json::from_str(t).ok())
+        {
+            request = converted;
+        }
+        let endpoint = store.state.with_untracked(|s| s.endpoint).server();
         let leading_bos = outcome.explain.as_ref().and_then(|e| e.leading_bos.clone());
         let mut job = Job::new(
             endpoint,

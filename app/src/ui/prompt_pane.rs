@@ -105,9 +105,11 @@ pub fn PromptPane(
         })
     };
     let error = Memo::new(move |_| {
-        store
-            .outcome
-            .with(|o| o.error.as_ref().map(|e| (e.status, e.message.clone())))
+        store.outcome.with(|o| {
+            o.error
+                .as_ref()
+                .map(|e| (e.status, e.message.clone(), e.body.clone()))
+        })
     });
     let input_error = Memo::new(move |_| {
         store.outcome.with(|o| {
@@ -224,11 +226,20 @@ pub fn PromptPane(
                 {move || {
                     error
                         .get()
-                        .map(|(status, message)| {
+                        .map(|(status, message, body)| {
+                            // through a compatibility route, the body it answers with
+                            let body = body
+                                .map(|b| {
+                                    view! {
+                                        <h4>{store.t("explain.route_answer")}</h4>
+                                        <pre data-testid="error-body">{b}</pre>
+                                    }
+                                });
                             view! {
                                 <div class="error">
                                     <h3>{store.tf("prompt.error_heading", &[("status", &status.to_string())])}</h3>
                                     <pre data-testid="error-output">{message}</pre>
+                                    {body}
                                 </div>
                             }
                         })

@@ -1,12 +1,16 @@
 //! The friendly form over the request body: model, think, `num_ctx`; for
 //! chat the messages (role, content, tool calls, images); for generate the
-//! prompt, system, suffix, template, raw and images.
+//! prompt, system, suffix, template, raw and images. For a compatibility
+//! route, the route's own fields: `max_tokens` (or `max_output_tokens`),
+//! the messages in its roles (content lists are left to the JSON editor),
+//! Anthropic's `system`, the completions' prompt and suffix, the Responses
+//! API's instructions.
 
 use leptos::prelude::*;
 use serde_json::Value;
 
 use promptscope_app::engine::TemplateTarget;
-use promptscope_app::reqedit::{self, MessageRow, ROLES, THINK_CHOICES};
+use promptscope_app::reqedit::{self, MessageRow, THINK_CHOICES};
 use promptscope_app::state::Endpoint;
 
 use crate::ui::code_editor::CodeEditor;
@@ -21,11 +25,20 @@ fn think_label(store: Store, choice: &str) -> String {
 
 /// One message of a chat request.
 #[component]
-fn MessageEditor(index: usize, rows: Memo<Vec<MessageRow>>) -> impl IntoView {
+fn MessageEditor(
+    index: usize,
+    rows: Memo<Vec<MessageRow>>,
+    /// The roles offered.
+    roles: &'static [&'static str],
+    /// Native `/api/chat` messages: the tool-call and image buttons write
+    /// Ollama's own shapes, so only they get them.
+    native: bool,
+) -> impl IntoView {
     let store = expect_context::<Store>();
     let row = move || rows.with(|r| r.get(index).cloned());
     let role = move || row().map(|r| r.role).unwrap_or_default();
     let content = move || row().map(|r| r.content).unwrap_or_default();
+    let parts = move || row().map_or((0, String::new()), |r| (r.parts, r.part_types));
     let extras = move || {
         row().map(|r| {
             let mut parts = Vec::new();
@@ -54,32 +67,37 @@ fn MessageEditor(index: usize, rows: Memo<Vec<MessageRow>>) -> impl IntoView {
                         store.edit_body(|b| reqedit::set_role(b, index, &v));
                     }
                 >
-                    {ROLES
+                    {roles
                         .iter()
                         .map(|r| view! { <option value=*r selected=move || role() == *r>{*r}</option> })
                         .collect_view()}
                     {move || {
                         let r = role();
-                        (!ROLES.contains(&r.as_str()))
+                        (!roles.contains(&r.as_str()))
                             .then(|| view! { <option value=r.clone() selected=true>{r.clone()}</option> })
                     }}
                 </select>
                 <span class="extras">{extras}</span>
                 <span class="spacer"></span>
-                <button
-                    type="button"
-                    class="small"
-                    on:click=move |_| store.edit_body(|b| reqedit::add_tool_call(b, index))
-                >
-                    {move || store.t("form.add_tool_call")}
-                </button>
-                <button
-                    type="button"
-                    class="small"
-                    on:click=move |_| store.edit_body(|b| reqedit::attach_image(b, Some(index)))
-                >
-                    {move || store.t("form.attach_image")}
-                </button>
+                {native
+                    .then(|| {
+                        view! {
+                            <button
+                                type="button"
+                                class="small"
+                                on:click=move |_| store.edit_body(|b| reqedit::add_tool_call(b, index))
+                            >
+                                {move || store.t("form.add_tool_call")}
+                            </button>
+                            <button
+                                type="button"
+                                class="small"
+                                on:click=move |_| store.edit_body(|b| reqedit::attach_image(b, Some(index)))
+                            >
+                                {move || store.t("form.attach_image")}
+                            </button>
+                        }
+                    })}
                 <button
                     type="button"
                     class="small danger"
@@ -89,19 +107,35 @@ fn MessageEditor(index: usize, rows: Memo<Vec<MessageRow>>) -> impl IntoView {
                     "×"
                 </button>
             </div>
-            <label for=content_id.clone() class="sr-only">
-                {move || store.tf("form.content_of", &[("n", &n.to_string())])}
-            </label>
-            <textarea
-                id=content_id
-                rows="2"
-                spellcheck="false"
-                prop:value=content
-                on:input=move |ev| {
-                    let v = event_target_value(&ev);
-                    store.edit_body(|b| reqedit::set_content(b, index, &v));
+            {move || {
+                let (n_parts, types) = parts();
+                if n_parts > 0 {
+                    // a list of parts or blocks: a text box would flatten it
+                    return view! {
+                        <p class="note" data-testid="message-parts">
+                            {store.tf("form.parts", &[("n", &n_parts.to_string()), ("types", &types)])}
+                        </p>
+                    }
+                        .into_any();
                 }
-            ></textarea>
+                let content_id = content_id.clone();
+                view! {
+                    <label for=content_id.clone() class="sr-only">
+                        {move || store.tf("form.content_of", &[("n", &n.to_string())])}
+                    </label>
+                    <textarea
+                        id=content_id
+                        rows="2"
+                        spellcheck="false"
+                        prop:value=content
+                        on:input=move |ev| {
+                            let v = event_target_value(&ev);
+                            store.edit_body(|b| reqedit::set_content(b, index, &v));
+                        }
+                    ></textarea>
+                }
+                    .into_any()
+            }}
         </li>
     }
 }
@@ -140,18 +174,51 @@ fn BodyText(
     }
 }
 
-/// The form.
+/// A whole-number field over a key of the body (a route's `max_tokens`).
 #[component]
-pub fn RequestForm() -> impl IntoView {
+fn BodyNumber(key: &'static str) -> impl IntoView {
     let store = expect_context::<Store>();
-    let endpoint = store.slice(|s| s.endpoint);
+    let body = store.body;
+    let value = move || {
+        body.with(|b| {
+            b.as_ref()
+                .map(|b| reqedit::num_field(b, key))
+                .unwrap_or_default()
+        })
+    };
+    let id = format!("form-{key}");
+    view! {
+        <div class="field narrow">
+            <label for=id.clone()>
+                <code>{key}</code>
+            </label>
+            <input
+                id=id
+                type="number"
+                min="1"
+                step="1"
+                inputmode="numeric"
+                data-testid=format!("form-{key}")
+                prop:value=value
+                on:input=move |ev| {
+                    let v = event_target_value(&ev);
+                    let n = v.trim().parse::<u64>().ok().filter(|n| *n > 0);
+                    if v.trim().is_empty() || n.is_some() {
+                        store.edit_body(|b| reqedit::set_num_field(b, key, n));
+                    }
+                }
+            />
+        </div>
+    }
+}
+
+/// The messages of a chat body (native or a route's), with the roles
+/// that endpoint knows.
+#[component]
+fn MessagesForm(endpoint: Endpoint) -> impl IntoView {
+    let store = expect_context::<Store>();
     let body = store.body;
     let body_ok = Memo::new(move |_| body.with(Result::is_ok));
-    let with_body =
-        move |f: fn(&Value) -> String| body.with(|b| b.as_ref().map(f).unwrap_or_default());
-    let model = move || with_body(|b| reqedit::str_field(b, "model"));
-    let think = Memo::new(move |_| with_body(reqedit::think));
-    let num_ctx = move || with_body(reqedit::num_ctx);
     let rows = Memo::new(move |_| {
         body.with(|b| {
             b.as_ref()
@@ -168,7 +235,86 @@ pub fn RequestForm() -> impl IntoView {
         })
     });
     let count = Memo::new(move |_| rows.with(Vec::len));
+    let roles = reqedit::roles(endpoint);
+    let native = endpoint == Endpoint::Chat;
     let new_role = RwSignal::new("user".to_string());
+    view! {
+        <div class="messages-form">
+            <h4>{move || store.t("form.messages")}</h4>
+            {move || (!messages_ok.get() && body_ok.get()).then(|| view! { <p class="note">{store.t("form.messages_not_list")}</p> })}
+            <ol class="message-list">
+                <For each=move || 0..count.get() key=|i| *i let:index>
+                    <MessageEditor index=index rows=rows roles=roles native=native />
+                </For>
+            </ol>
+            <div class="row add-message">
+                <label for="new-role" class="sr-only">{move || store.t("form.new_role")}</label>
+                <select id="new-role" on:change=move |ev| new_role.set(event_target_value(&ev))>
+                    {roles
+                        .iter()
+                        .map(|r| view! { <option value=*r selected=*r == "user">{*r}</option> })
+                        .collect_view()}
+                </select>
+                <button
+                    type="button"
+                    data-testid="add-message"
+                    on:click=move |_| {
+                        let role = new_role.get_untracked();
+                        store.edit_body(|b| reqedit::add_message(b, &role));
+                    }
+                >
+                    {move || store.t("form.add_message")}
+                </button>
+            </div>
+        </div>
+    }
+}
+
+/// Anthropic's `system`: text in the form, a list of blocks left to the
+/// JSON editor.
+#[component]
+fn AnthropicSystem() -> impl IntoView {
+    let store = expect_context::<Store>();
+    let blocks = Memo::new(move |_| {
+        store.body.with(|b| {
+            b.as_ref()
+                .map(|b| {
+                    let system = b.get("system");
+                    (reqedit::parts(system), reqedit::part_types(system))
+                })
+                .unwrap_or_default()
+        })
+    });
+    move || {
+        let (n, types) = blocks.get();
+        if n == 0 {
+            view! { <BodyText key="system" label="form.system" rows=2 /> }.into_any()
+        } else {
+            view! {
+                <div class="field">
+                    <span class="label"><code>"system"</code></span>
+                    <p class="note" data-testid="system-parts">
+                        {store.tf("form.parts", &[("n", &n.to_string()), ("types", &types)])}
+                    </p>
+                </div>
+            }
+            .into_any()
+        }
+    }
+}
+
+/// The form.
+#[component]
+pub fn RequestForm() -> impl IntoView {
+    let store = expect_context::<Store>();
+    let endpoint = store.slice(|s| s.endpoint);
+    let body = store.body;
+    let body_ok = Memo::new(move |_| body.with(Result::is_ok));
+    let with_body =
+        move |f: fn(&Value) -> String| body.with(|b| b.as_ref().map(f).unwrap_or_default());
+    let model = move || with_body(|b| reqedit::str_field(b, "model"));
+    let think = Memo::new(move |_| with_body(reqedit::think));
+    let num_ctx = move || with_body(reqedit::num_ctx);
     let images = move || body.with(|b| b.as_ref().map(reqedit::image_count).unwrap_or(0));
 
     let template_value = Signal::derive(move || with_body(|b| reqedit::str_field(b, "template")));
@@ -189,6 +335,60 @@ pub fn RequestForm() -> impl IntoView {
         })
     });
 
+    // think and num_ctx: fields of Ollama's own API only
+    let native_settings = move || {
+        view! {
+            <div class="field">
+                <label for="form-think">{move || store.t("form.think")}</label>
+                <select
+                    id="form-think"
+                    data-testid="think-select"
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        store.edit_body(|b| reqedit::set_think(b, &v));
+                    }
+                >
+                    {THINK_CHOICES
+                        .iter()
+                        .map(|c| {
+                            view! {
+                                <option value=*c selected=move || think.get() == *c>
+                                    {move || think_label(store, c)}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                    {move || {
+                        let t = think.get();
+                        (!THINK_CHOICES.contains(&t.as_str()))
+                            .then(|| view! { <option value=t.clone() selected=true>{t.clone()}</option> })
+                    }}
+                </select>
+            </div>
+            <div class="field narrow">
+                <label for="form-num-ctx">
+                    <code>"num_ctx"</code>
+                </label>
+                <input
+                    id="form-num-ctx"
+                    type="number"
+                    min="1"
+                    step="1"
+                    inputmode="numeric"
+                    placeholder="4096"
+                    prop:value=num_ctx
+                    on:input=move |ev| {
+                        let v = event_target_value(&ev);
+                        let n = v.trim().parse::<u64>().ok().filter(|n| *n > 0);
+                        if v.trim().is_empty() || n.is_some() {
+                            store.edit_body(|b| reqedit::set_num_ctx(b, n));
+                        }
+                    }
+                />
+            </div>
+        }
+    };
+
     view! {
         <div class="form" role="group" aria-labelledby="form-heading">
             <h3 id="form-heading">{move || store.t("form.title")}</h3>
@@ -208,88 +408,31 @@ pub fn RequestForm() -> impl IntoView {
                             }
                         />
                     </div>
-                    <div class="field">
-                        <label for="form-think">{move || store.t("form.think")}</label>
-                        <select
-                            id="form-think"
-                            data-testid="think-select"
-                            on:change=move |ev| {
-                                let v = event_target_value(&ev);
-                                store.edit_body(|b| reqedit::set_think(b, &v));
-                            }
-                        >
-                            {THINK_CHOICES
-                                .iter()
-                                .map(|c| {
-                                    view! {
-                                        <option value=*c selected=move || think.get() == *c>
-                                            {move || think_label(store, c)}
-                                        </option>
-                                    }
-                                })
-                                .collect_view()}
-                            {move || {
-                                let t = think.get();
-                                (!THINK_CHOICES.contains(&t.as_str()))
-                                    .then(|| view! { <option value=t.clone() selected=true>{t.clone()}</option> })
-                            }}
-                        </select>
-                    </div>
-                    <div class="field narrow">
-                        <label for="form-num-ctx">
-                            <code>"num_ctx"</code>
-                        </label>
-                        <input
-                            id="form-num-ctx"
-                            type="number"
-                            min="1"
-                            step="1"
-                            inputmode="numeric"
-                            placeholder="4096"
-                            prop:value=num_ctx
-                            on:input=move |ev| {
-                                let v = event_target_value(&ev);
-                                let n = v.trim().parse::<u64>().ok().filter(|n| *n > 0);
-                                if v.trim().is_empty() || n.is_some() {
-                                    store.edit_body(|b| reqedit::set_num_ctx(b, n));
-                                }
-                            }
-                        />
-                    </div>
+                    {move || match reqedit::max_tokens_key(endpoint.get()) {
+                        Some(key) => view! { <BodyNumber key=key /> }.into_any(),
+                        None => native_settings().into_any(),
+                    }}
                 </div>
                 {move || match endpoint.get() {
-                    Endpoint::Chat => {
+                    e @ (Endpoint::Chat | Endpoint::OpenAiChat) => view! { <MessagesForm endpoint=e /> }.into_any(),
+                    Endpoint::AnthropicMessages => {
                         view! {
-                            <div class="messages-form">
-                                <h4>{move || store.t("form.messages")}</h4>
-                                {move || (!messages_ok.get() && body_ok.get()).then(|| view! { <p class="note">{store.t("form.messages_not_list")}</p> })}
-                                <ol class="message-list">
-                                    <For each=move || 0..count.get() key=|i| *i let:index>
-                                        <MessageEditor index=index rows=rows />
-                                    </For>
-                                </ol>
-                                <div class="row add-message">
-                                    <label for="new-role" class="sr-only">{move || store.t("form.new_role")}</label>
-                                    <select id="new-role" on:change=move |ev| new_role.set(event_target_value(&ev))>
-                                        {ROLES
-                                            .iter()
-                                            .map(|r| view! { <option value=*r selected=*r == "user">{*r}</option> })
-                                            .collect_view()}
-                                    </select>
-                                    <button
-                                        type="button"
-                                        data-testid="add-message"
-                                        on:click=move |_| {
-                                            let role = new_role.get_untracked();
-                                            store.edit_body(|b| reqedit::add_message(b, &role));
-                                        }
-                                    >
-                                        {move || store.t("form.add_message")}
-                                    </button>
-                                </div>
+                            <AnthropicSystem />
+                            <MessagesForm endpoint=Endpoint::AnthropicMessages />
+                        }
+                            .into_any()
+                    }
+                    Endpoint::OpenAiCompletions => {
+                        view! {
+                            <div class="generate-form">
+                                <BodyText key="prompt" label="form.prompt" rows=3 />
+                                <BodyText key="suffix" label="form.suffix" rows=2 />
                             </div>
                         }
                             .into_any()
+                    }
+                    Endpoint::OpenAiResponses => {
+                        view! { <BodyText key="instructions" label="form.instructions" rows=2 /> }.into_any()
                     }
                     Endpoint::Generate => {
                         view! {

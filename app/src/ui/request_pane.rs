@@ -1,5 +1,6 @@
-//! The request pane: endpoint, paste box (a body or a `curl` command), the
-//! form, and the JSON editors (whole body, `messages`, `tools`, `options`).
+//! The request pane: endpoint (Ollama's two, and the four compatibility
+//! routes), paste box (a body or a `curl` command), the form, and the JSON
+//! editors (whole body, `messages` or `input`, `tools`, `options`).
 
 use leptos::prelude::*;
 
@@ -15,20 +16,73 @@ use crate::ui::store::Store;
 /// Fills the request from a pasted body or `curl` command. Returns whether it worked.
 fn import(store: Store, text: &str) -> Result<(), String> {
     let imported = curl::parse_import(text).map_err(|e| e.message)?;
-    let endpoint = imported.endpoint;
+    let current = store.state.with_untracked(|s| s.endpoint);
+    let chosen = imported.choose(current);
     let body = pretty(&imported.body);
     store.update(|s| {
-        if let Some(e) = endpoint {
+        if let Some(e) = chosen {
             s.endpoint = e;
         }
         s.request = body;
     });
-    let what = match (curl::is_curl(text), endpoint) {
-        (true, Some(e)) => store.tf("notice.filled_curl", &[("path", e.path())]),
+    let what = match (curl::is_curl(text), imported.endpoint, chosen) {
+        (true, Some(e), _) => store.tf("notice.filled_curl", &[("path", e.path())]),
+        (_, _, Some(e)) => store.tf("notice.filled_body_as", &[("path", e.path())]),
         _ => store.t("notice.filled_body").to_string(),
     };
     store.say(what);
     Ok(())
+}
+
+/// The message-catalogue key naming a compatibility route.
+fn route_key(e: Endpoint) -> &'static str {
+    match e {
+        Endpoint::OpenAiChat => "request.route_openai_chat",
+        Endpoint::OpenAiCompletions => "request.route_openai_completions",
+        Endpoint::OpenAiResponses => "request.route_openai_responses",
+        _ => "request.route_anthropic_messages",
+    }
+}
+
+/// The JSON sub-editors a body sent to `e` has, besides the whole body.
+fn tabs(e: Endpoint) -> &'static [&'static str] {
+    match e {
+        Endpoint::Chat => &["messages", "tools", "options"],
+        Endpoint::Generate => &["options"],
+        Endpoint::OpenAiChat | Endpoint::AnthropicMessages => &["messages", "tools"],
+        Endpoint::OpenAiResponses => &["input", "tools"],
+        Endpoint::OpenAiCompletions => &[],
+    }
+}
+
+/// One endpoint's radio button.
+#[component]
+fn EndpointChoice(
+    /// The endpoint.
+    endpoint: Endpoint,
+    /// The chosen endpoint.
+    chosen: Memo<Endpoint>,
+    /// Called when this one is picked.
+    on_pick: Callback<Endpoint>,
+) -> impl IntoView {
+    let store = expect_context::<Store>();
+    let caption = endpoint.route().map(
+        |_| view! { " " <span class="route-name">{move || store.t(route_key(endpoint))}</span> },
+    );
+    view! {
+        <label>
+            <input
+                type="radio"
+                name="endpoint"
+                value=endpoint.as_str()
+                data-testid=format!("endpoint-{}", endpoint.as_str())
+                prop:checked=move || chosen.get() == endpoint
+                on:change=move |_| on_pick.run(endpoint)
+            />
+            <code>{endpoint.path()}</code>
+            {caption}
+        </label>
+    }
 }
 
 /// The request side of a render.
@@ -72,11 +126,29 @@ pub fn RequestPane() -> impl IntoView {
     });
     let body_error_pos =
         Signal::derive(move || store.body.with(|b| b.as_ref().err().and_then(|e| e.pos)));
-    let set_endpoint = move |e: Endpoint| {
-        store.update(|s| s.endpoint = e);
-        if e == Endpoint::Generate && matches!(tab.get_untracked(), "messages" | "tools") {
+    // the current tab, or the body when the endpoint has no such editor
+    Effect::new(move |_| {
+        let e = endpoint.get();
+        let t = tab.get_untracked();
+        if t != "body" && !tabs(e).contains(&t) {
             tab.set("body");
         }
+    });
+    let set_endpoint = Callback::new(move |e: Endpoint| store.update(|s| s.endpoint = e));
+    let choices = move |list: &'static [Endpoint]| {
+        list.iter()
+            .map(|&e| view! { <EndpointChoice endpoint=e chosen=endpoint on_pick=set_endpoint /> })
+            .collect_view()
+    };
+    let route_hint = move || {
+        let e = endpoint.get();
+        e.route().map(|_| {
+            view! {
+                <p class="hint" data-testid="route-hint">
+                    {store.tf("request.route_hint", &[("path", e.path()), ("native", e.native().path())])}
+                </p>
+            }
+        })
     };
 
     let tab_button = move |id: &'static str, label: &'static str| {
@@ -98,29 +170,23 @@ pub fn RequestPane() -> impl IntoView {
             <h2 id="request-heading">{move || store.t("request.title")}</h2>
             <fieldset class="endpoint">
                 <legend>{move || store.t("request.endpoint")}</legend>
-                <label>
-                    <input
-                        type="radio"
-                        name="endpoint"
-                        value="chat"
-                        data-testid="endpoint-chat"
-                        prop:checked=move || endpoint.get() == Endpoint::Chat
-                        on:change=move |_| set_endpoint(Endpoint::Chat)
-                    />
-                    <code>"/api/chat"</code>
-                </label>
-                <label>
-                    <input
-                        type="radio"
-                        name="endpoint"
-                        value="generate"
-                        data-testid="endpoint-generate"
-                        prop:checked=move || endpoint.get() == Endpoint::Generate
-                        on:change=move |_| set_endpoint(Endpoint::Generate)
-                    />
-                    <code>"/api/generate"</code>
-                </label>
+                <div class="endpoint-group" role="group" aria-labelledby="endpoint-native">
+                    <span class="group-label" id="endpoint-native">{move || store.t("request.endpoint_native")}</span>
+                    {choices(&[Endpoint::Chat, Endpoint::Generate])}
+                </div>
+                <div class="endpoint-group" role="group" aria-labelledby="endpoint-compat">
+                    <span class="group-label" id="endpoint-compat">{move || store.t("request.endpoint_compat")}</span>
+                    {choices(
+                        &[
+                            Endpoint::OpenAiChat,
+                            Endpoint::OpenAiCompletions,
+                            Endpoint::OpenAiResponses,
+                            Endpoint::AnthropicMessages,
+                        ],
+                    )}
+                </div>
             </fieldset>
+            {route_hint}
             <div class="field">
                 <label for="paste-input">{move || store.t("request.paste")}</label>
                 <p class="hint" id="paste-hint">{move || store.t("request.paste_hint")}</p>
@@ -143,16 +209,24 @@ pub fn RequestPane() -> impl IntoView {
             <RequestForm />
             <div class="segmented" role="group" aria-label=move || store.t("request.json_editors")>
                 {tab_button("body", "body")}
-                {move || {
-                    (endpoint.get() == Endpoint::Chat)
-                        .then(|| view! { {tab_button("messages", "messages")} {tab_button("tools", "tools")} })
-                }}
-                {tab_button("options", "options")}
+                {move || tabs(endpoint.get()).iter().map(|&t| tab_button(t, t)).collect_view()}
             </div>
             {move || match tab.get() {
-                "messages" => {
+                "messages" if endpoint.get() == Endpoint::Chat => {
                     view! {
                         <JsonField key="messages" id="messages-json" label="request.messages_json" hint="request.messages_hint" />
+                    }
+                        .into_any()
+                }
+                "messages" => {
+                    view! {
+                        <JsonField key="messages" id="messages-json" label="request.messages_json" hint="request.route_messages_hint" />
+                    }
+                        .into_any()
+                }
+                "input" => {
+                    view! {
+                        <JsonField key="input" id="input-json" label="request.input_json" hint="request.input_hint" />
                     }
                         .into_any()
                 }
