@@ -185,6 +185,72 @@ pub struct Summary {
     pub prompt_tokens_per_second: Option<f64>,
 }
 
+/// What a compatibility route writes back for the native response chunks
+/// the worker produced (the `/api/chat` or `/api/generate` NDJSON lines):
+/// the route's writer (`ollama::compat::reply`) fed each chunk as the
+/// native handler writes it, or, when the client asked for no stream, the
+/// one aggregated response. `body` is the body the client sent; `now` the
+/// Unix seconds and `seed` the draw for the ids Ollama takes from the clock
+/// and at random. `None` when the route refuses the body.
+pub fn route_answer(
+    route: &str,
+    body: &Value,
+    lines: &[String],
+    now: i64,
+    seed: u64,
+) -> Option<String> {
+    use ollama::compat::{self, reply::Writer, Route};
+    let route = Route::from_name(route)?;
+    let conv = compat::convert(route, body).ok()?;
+    let ids = match route {
+        Route::OpenAiChat => (format!("chatcmpl-{}", seed % 999), String::new()),
+        Route::OpenAiCompletions => (format!("cmpl-{}", seed % 999), String::new()),
+        Route::OpenAiResponses => (
+            format!("resp_{}", seed % 999_999),
+            format!("msg_{}", (seed / 999_999) % 999_999),
+        ),
+        Route::AnthropicMessages => (
+            compat::anthropic::id_for("msg", &seed.to_string()),
+            String::new(),
+        ),
+    };
+    let text = body.to_string();
+    let mut w = Writer::for_route(
+        route,
+        body,
+        conv.stream,
+        conv.include_usage,
+        (&ids.0, &ids.1),
+        now,
+        seed,
+    )
+    .with_body_text(body, &text);
+    let chunks: Vec<Value> = lines
+        .iter()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .collect();
+    let status = |v: &Value| {
+        if v.get("error").is_some() && v.get("model").is_none() {
+            500
+        } else {
+            200
+        }
+    };
+    let mut out = String::new();
+    if conv.stream {
+        for c in &chunks {
+            out.push_str(&w.write(status(c), c));
+        }
+    } else if let Some(e) = chunks.iter().find(|c| status(c) != 200) {
+        out.push_str(&w.write(500, e));
+    } else if let Some(one) = response::aggregate(conv.endpoint, &chunks) {
+        if one["done"] == true {
+            out.push_str(&w.write(200, &one));
+        }
+    }
+    Some(out)
+}
+
 /// Folds response chunks into a [`Summary`].
 pub fn summarize(lines: &[String]) -> Summary {
     let mut s = Summary::default();
@@ -214,6 +280,32 @@ pub fn summarize(lines: &[String]) -> Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_route_answers_in_its_own_shape() {
+        let lines = vec![
+            r#"{"model":"m","created_at":"2025-06-01T12:00:00Z","message":{"role":"assistant","content":"Hi"},"done":false}"#.to_string(),
+            r#"{"model":"m","created_at":"2025-06-01T12:00:01Z","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":5,"eval_count":1}"#.to_string(),
+        ];
+        let body = json!({"model": "m", "messages": [{"role": "user", "content": "hi"}]});
+        let one = route_answer("openai-chat", &body, &lines, 0, 7).unwrap();
+        let v: Value = serde_json::from_str(&one).unwrap();
+        assert_eq!(v["object"], "chat.completion");
+        assert_eq!(v["id"], "chatcmpl-7");
+        assert_eq!(v["choices"][0]["message"]["content"], "Hi");
+        assert_eq!(v["usage"]["total_tokens"], 6);
+        let body = json!({"model": "m", "max_tokens": 5, "stream": true, "messages": [{"role": "user", "content": "hi"}]});
+        let sse = route_answer("anthropic-messages", &body, &lines, 0, 7).unwrap();
+        assert!(sse.starts_with("event: message_start\n"), "{sse}");
+        assert!(
+            sse.ends_with("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"),
+            "{sse}"
+        );
+        assert_eq!(
+            route_answer("openai-chat", &json!({"messages": []}), &lines, 0, 7),
+            None
+        );
+    }
 
     #[test]
     fn jobs_round_trip_through_json() {

@@ -272,6 +272,7 @@ const CATALOGUE: &[Entry] = &[
     ("generate.no_gguf", "Choose a GGUF file in the Model pane first.", "Primero elija un archivo GGUF en el panel Modelo.", "Сначала выберите файл GGUF в панели «Модель»."),
     ("generate.no_prompt", "There is no prompt to generate from.", "No hay un prompt a partir del cual generar.", "Нет промпта для генерации."),
     ("generate.json", "Response (NDJSON)", "Respuesta (NDJSON)", "Ответ (NDJSON)"),
+    ("generate.route_answer", "What {path} answers", "Lo que responde {path}", "Что отвечает {path}"),
     ("compare.mode", "Compare", "Comparar", "Сравнить"),
     ("compare.mode_engines", "Go TEMPLATE vs GGUF chat template", "TEMPLATE de Go vs plantilla de chat GGUF", "Go TEMPLATE и шаблон чата GGUF"),
     ("compare.mode_version", "This template vs a saved version", "Esta plantilla vs una versión guardada", "Этот шаблон и сохранённая версия"),

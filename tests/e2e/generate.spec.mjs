@@ -82,6 +82,30 @@ describe('Generate', () => {
       const stopped = (await chunks(app)).at(-1);
       assert.equal(stopped.done_reason, 'stop');
       assert.ok(stopped.eval_count > 5 && stopped.eval_count < 1500, `eval_count ${stopped.eval_count}`);
+
+      // Through /v1/chat/completions: the route's converted request runs,
+      // and the pane shows what the route answers (a chat.completion).
+      await page.getByTestId('endpoint-openai-chat').check();
+      await app.requestInput.fill(
+        JSON.stringify({
+          model: 'smollm2',
+          messages: [
+            { role: 'system', content: 'You are a helpful assistant.' },
+            { role: 'user', content: [{ type: 'text', text: 'What is the capital of Japan?' }] },
+          ],
+          temperature: 0,
+          max_tokens: 64,
+        }),
+      );
+      await eventually(async () => assert.match(await app.promptOutput.textContent(), /What is the capital of Japan\?<\|im_end\|>/));
+      await page.getByTestId('generate-run').click();
+      await eventually(async () => assert.equal(await status.getAttribute('data-state'), 'done'), { timeout: 240_000 });
+      const answer = JSON.parse(await page.getByTestId('generate-route').textContent());
+      assert.equal(answer.object, 'chat.completion');
+      assert.match(answer.id, /^chatcmpl-\d+$/);
+      assert.equal(answer.choices[0].message.content, 'The capital of Japan is Tokyo.');
+      assert.equal(answer.choices[0].finish_reason, 'stop');
+      assert.deepEqual(answer.usage, { prompt_tokens: 27, completion_tokens: 8, total_tokens: 35 });
     });
   });
 });

@@ -52,6 +52,17 @@ pub fn GeneratePane() -> impl IntoView {
         }
     };
     let summary = Memo::new(move |_| lines.with(|l| generate::summarize(l)));
+    // a compatibility route's (name, path, body as the client sent it)
+    let route = RwSignal::new(None::<(String, String, serde_json::Value)>);
+    let seed = StoredValue::new(0u64);
+    let route_answer = Memo::new(move |_| {
+        route.with(|r| {
+            r.as_ref().and_then(|(name, _, body)| {
+                let now = (js_sys::Date::now() / 1000.0) as i64;
+                lines.with(|l| generate::route_answer(name, body, l, now, seed.get_value()))
+            })
+        })
+    });
 
     let spawn = move || -> Option<web_sys::Worker> {
         if let Some(w) = worker.get_value() {
@@ -135,6 +146,13 @@ pub fn GeneratePane() -> impl IntoView {
             phase.set(Phase::Error(store.t("generate.no_prompt").to_string()));
             return;
         };
+        route.set(
+            outcome
+                .route
+                .as_ref()
+                .map(|r| (r.route.clone(), r.path.clone(), request.clone())),
+        );
+        seed.set_value(js_sys::Date::now() as u64);
         // through a compatibility route: what the route handed the native handler
         if let Some(converted) = outcome
             .route
@@ -249,6 +267,16 @@ pub fn GeneratePane() -> impl IntoView {
                     })
             }}
             <pre class="prompt" data-testid="generate-output" tabindex="0">{move || summary.with(|s| s.text.clone())}</pre>
+            {move || {
+                route.with(|r| r.as_ref().map(|(_, path, _)| path.clone())).map(|path| {
+                    view! {
+                        <details class="route-answer" open=true>
+                            <summary>{move || store.tf("generate.route_answer", &[("path", &path)])}</summary>
+                            <pre class="prompt" data-testid="generate-route" tabindex="0">{move || route_answer.get().unwrap_or_default()}</pre>
+                        </details>
+                    }
+                })
+            }}
             <details>
                 <summary>{move || store.t("generate.json")}</summary>
                 <pre class="prompt" data-testid="generate-json" tabindex="0">{move || lines.with(|l| l.join("\n"))}</pre>
