@@ -9,7 +9,7 @@
 //! own error shape.
 
 pub mod anthropic;
-mod marshal;
+pub(crate) mod marshal;
 pub mod notes;
 pub mod openai;
 pub mod reply;
@@ -236,4 +236,55 @@ pub(crate) struct Flags {
     pub stream: bool,
     pub include_usage: bool,
     pub web_search: bool,
+}
+
+const ROUTES: [Route; 4] = [
+    Route::OpenAiChat,
+    Route::OpenAiCompletions,
+    Route::OpenAiResponses,
+    Route::AnthropicMessages,
+];
+
+/// The `compat` fuzz target's body (fuzz/fuzz_targets/compat.rs), also run
+/// by `cargo test` on the inputs kept in `tests/fuzz-regressions/`: the
+/// first byte picks the route and flags, the rest up to a `0xff` is the
+/// body text, then native response chunks separated by `0xfe`.
+#[doc(hidden)]
+pub fn exercise(data: &[u8]) {
+    let Some((&first, rest)) = data.split_first() else {
+        return;
+    };
+    let route = ROUTES[first as usize % 4];
+    let mut parts = rest.split(|&b| b == 0xff);
+    let body = String::from_utf8_lossy(parts.next().unwrap_or(&[])).into_owned();
+    if crate::godecode::check_valid(body.as_bytes()).is_ok() {
+        let _ = crate::godecode::parse(&body).expect("a valid body parses");
+    }
+    let env = Env {
+        no_cloud: first & 4 != 0,
+    };
+    let Some(converted) = convert_text(route, &body, env) else {
+        return;
+    };
+    let parsed: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
+    let _ = notes::notes(route, &parsed);
+    let case = serde_json::json!({
+        "endpoint": route.name(),
+        "model": {"template": "{{ range .Messages }}{{ .Role }}: {{ .Content }}{{ end }}"},
+        "request": parsed,
+    });
+    if let Ok(c) = crate::case::RenderCase::from_json(&case) {
+        let _ = c.render(None);
+    }
+    let (stream, usage) = match &converted {
+        Ok(c) => (c.stream, c.include_usage),
+        Err(_) => (first & 8 != 0, first & 16 != 0),
+    };
+    let mut w = reply::Writer::for_route(route, &parsed, stream, usage, ("id", "item"), 0, 1)
+        .with_body_text(&parsed, &body);
+    for chunk in parts.next().unwrap_or(&[]).split(|&b| b == 0xfe) {
+        let text = String::from_utf8_lossy(chunk);
+        let status = if first & 32 != 0 { 500 } else { 200 };
+        let _ = w.write_text(status, &text);
+    }
 }

@@ -14,6 +14,9 @@ use crate::gojson::J;
 /// Unix seconds of an RFC 3339 time as Go's `time.Time.Unix()`; `None` for
 /// Go's zero time or text that is not a time.
 pub fn unix_seconds(s: &str) -> Option<i64> {
+    if !s.is_ascii() {
+        return None;
+    }
     let date = Date::parse(s.get(..10)?)?;
     let b = s.as_bytes();
     if b.get(10) != Some(&b'T') {
@@ -21,7 +24,7 @@ pub fn unix_seconds(s: &str) -> Option<i64> {
     }
     let num = |a: usize, z: usize| s.get(a..z)?.parse::<i64>().ok();
     let (h, m, sec) = (num(11, 13)?, num(14, 16)?, num(17, 19)?);
-    let mut rest = &s[19..];
+    let mut rest = s.get(19..)?;
     if let Some(r) = rest.strip_prefix('.') {
         rest = r.trim_start_matches(|c: char| c.is_ascii_digit());
     }
@@ -29,7 +32,8 @@ pub fn unix_seconds(s: &str) -> Option<i64> {
         "Z" => 0,
         z if z.len() == 6 => {
             let sign = if z.starts_with('-') { -1 } else { 1 };
-            sign * (z[1..3].parse::<i64>().ok()? * 3600 + z[4..6].parse::<i64>().ok()? * 60)
+            sign * (z.get(1..3)?.parse::<i64>().ok()? * 3600
+                + z.get(4..6)?.parse::<i64>().ok()? * 60)
         }
         _ => return None,
     };
@@ -501,6 +505,9 @@ mod tests {
             Some(1_717_236_000)
         );
         assert_eq!(unix_seconds("0001-01-01T00:00:00Z"), None);
+        // found by the compat fuzz target: a multi-byte zone
+        assert_eq!(unix_seconds("2024-06-01T12:00:00é0:00"), None);
+        assert_eq!(unix_seconds("2024-06-01T12:00:00+0é:00"), None);
     }
 
     #[test]
