@@ -94,6 +94,41 @@ describe('embedding', () => {
         assert.ok(r);
         assert.match(r.data.error, /does not support tools/);
       });
+      // A compatibility route: the reply carries the converted request, the
+      // field fates and, when the route refuses, its own error body.
+      await page.evaluate(() =>
+        window.send({
+          type: 'promptscope:set',
+          id: 10,
+          state: {
+            endpoint: 'openai-chat',
+            request: { model: 'docs-demo', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 5 },
+          },
+        }),
+      );
+      const routed = await eventually(async () => {
+        const r = (await received(page, 'promptscope:rendered')).find((m) => m.data.id === 10);
+        assert.ok(r);
+        return r;
+      });
+      assert.equal(routed.data.prompt, '<user>Hi\n');
+      assert.equal(routed.data.route.endpoint, 'openai-chat');
+      assert.equal(routed.data.route.path, '/v1/chat/completions');
+      assert.deepEqual(routed.data.route.api_request.options, { num_predict: 5, temperature: 1, top_p: 1 });
+      assert.equal(routed.data.route.fields.find((f) => f.field === 'max_tokens').fate, 'mapped');
+      assert.equal(routed.data.route.error_body, null);
+      await page.evaluate(() =>
+        window.send({ type: 'promptscope:set', id: 11, state: { request: { model: 'docs-demo', messages: [] } } }),
+      );
+      const refused = await eventually(async () => {
+        const r = (await received(page, 'promptscope:rendered')).find((m) => m.data.id === 11);
+        assert.ok(r);
+        return r;
+      });
+      assert.equal(refused.data.error, "[] is too short - 'messages'");
+      assert.deepEqual(JSON.parse(refused.data.route.error_body), {
+        error: { message: "[] is too short - 'messages'", type: 'invalid_request_error', param: null, code: null },
+      });
       assertClean(browser, [server().origin, allowedHost.origin]);
     } finally {
       await browser.close();

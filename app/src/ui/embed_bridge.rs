@@ -34,7 +34,14 @@ pub fn install(store: Store) {
                 let state = data.get("state").cloned().unwrap_or(Value::Null);
                 let mut next = store.state.get_untracked();
                 if let Err(e) = next.merge_json(&state) {
-                    reply(&origin, &id, None, Some(format!("invalid state: {e}")), "");
+                    reply(
+                        &origin,
+                        &id,
+                        None,
+                        Some(format!("invalid state: {e}")),
+                        "",
+                        None,
+                    );
                     return;
                 }
                 waiting.update_value(|w| w.push((origin, id)));
@@ -63,8 +70,16 @@ pub fn install(store: Store) {
                 .as_ref()
                 .map(|e| e.message.clone())
                 .or_else(|| o.input_error.as_ref().map(|e| e.message.clone()));
+            let route = route_json(o);
             for (origin, id) in &pending {
-                reply(origin, id, o.prompt.clone(), error.clone(), o.source());
+                reply(
+                    origin,
+                    id,
+                    o.prompt.clone(),
+                    error.clone(),
+                    o.source(),
+                    route.clone(),
+                );
             }
         });
     });
@@ -79,7 +94,28 @@ pub fn install(store: Store) {
     }
 }
 
-fn reply(origin: &str, id: &Value, prompt: Option<String>, error: Option<String>, source: &str) {
+/// For a compatibility route: the route, the converted native request,
+/// every field's fate and, when it refuses, the route's own error body.
+fn route_json(o: &promptscope_app::engine::Outcome) -> Option<Value> {
+    let r = o.route.as_ref()?;
+    Some(json!({
+        "endpoint": r.route,
+        "path": r.path,
+        "native": r.native_path,
+        "api_request": r.api_request.as_deref().and_then(|t| serde_json::from_str::<Value>(t).ok()),
+        "fields": r.fields,
+        "error_body": o.error.as_ref().and_then(|e| e.body.clone()),
+    }))
+}
+
+fn reply(
+    origin: &str,
+    id: &Value,
+    prompt: Option<String>,
+    error: Option<String>,
+    source: &str,
+    route: Option<Value>,
+) {
     let Some(parent) = browser::parent() else {
         return;
     };
@@ -89,6 +125,9 @@ fn reply(origin: &str, id: &Value, prompt: Option<String>, error: Option<String>
         "error": error,
         "source": source,
     });
+    if let Some(r) = route {
+        msg["route"] = r;
+    }
     if !id.is_null() {
         msg["id"] = id.clone();
     }
