@@ -14,23 +14,13 @@
 use std::io::{self, Write};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use inference::generate::Prepared;
-use inference::{Generation, Model, Step};
 use ollama::case::RenderCase;
-use ollama::response::{self, Chunk, Metrics};
-use ollama::server::{Endpoint, TokenCounter};
-use serde_json::{json, Value as Json};
+use ollama::response;
+use ollama::server::TokenCounter;
+use serde_json::Value as Json;
 
-use crate::render::Gguf;
 use crate::{parse_json, write_json_line, Failure, Input};
 
-fn now_created_at() -> String {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_nanos() as i128)
-        .unwrap_or(0);
-    response::created_at(nanos)
-}
 
 /// Writes `{"error": ...}` and fails with exit 1, as Ollama answers an error.
 fn engine_error(out: &mut impl Write, message: &str) -> Result<(), Failure> {
@@ -114,13 +104,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
         "generate",
     )?;
     let mut case = RenderCase::from_json(&v).map_err(Failure::Usage)?;
-    let gguf = Gguf::load(&path).map_err(Failure::Usage)?;
+    let gguf = crate::render::load_gguf(&path).map_err(Failure::Usage)?;
     gguf.apply(&mut case);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let request = &case.request;
-    let model_name = request["model"].as_str().unwrap_or("").to_string();
-    let flag = |k: &str| request.get(k).and_then(Json::as_bool);
 
     let mut sink = Sink { writer: None };
     if let Some(rc) = &case.route {
@@ -169,174 +156,34 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Ok(r) => r,
         Err(f) => return sink.fail(&mut out, f.status, &f.message),
     };
-    let endpoint = case.endpoint;
-    let Some(prompt) = rendered.prompt.clone() else {
-        // empty messages / prompt: Ollama answers that the model loaded
-        let mut c = response::chunk(
-            endpoint,
-            &Chunk {
-                model: &model_name,
-                created_at: &now_created_at(),
-                done: Some("load"),
-                ..Chunk::default()
-            },
-        );
-        if endpoint == Endpoint::Chat {
-            c["message"]["role"] = "assistant".into();
-        }
-        sink.send(&mut out, &c)?;
-        return out.flush().map_err(|e| Failure::Usage(e.to_string()));
+    let job = engine::generate::Job {
+        case: &case,
+        rendered: &rendered,
+        gguf: &gguf,
+        one_response: args.json,
+        debug: args.debug,
     };
-    if flag("_debug_render_only") == Some(true) {
-        let r = response::debug_render_only(
-            endpoint,
-            &model_name,
-            &now_created_at(),
-            &prompt,
-            rendered.image_count,
-        );
-        sink.send(&mut out, &r)?;
-        return out.flush().map_err(|e| Failure::Usage(e.to_string()));
-    }
-
-    let prepared = inference::generate::prepare(
-        &gguf.vocab,
-        &prompt,
-        rendered.explain.leading_bos.as_deref(),
-        gguf.adds_bos(),
-        request.get("options").unwrap_or(&Json::Null),
-        4096,
-        flag("truncate") != Some(false),
-        flag("shift") != Some(false),
-    );
-    let Prepared { options, tokens } = match prepared {
-        Ok(p) => p,
-        Err(e) => return sink.fail(&mut out, 500, &e.to_string()),
-    };
-    if options.num_thread > 0 {
-        inference::threads::set_threads(options.num_thread as usize);
-    }
-    let stream = flag("stream") != Some(false) && !args.json;
-    let debug = args.debug.then(|| {
-        json!({"rendered_template": prompt, "options": options.to_json(), "prompt_tokens": tokens.ids.len()})
-    });
-    let raw = endpoint == Endpoint::Generate && flag("raw") == Some(true);
-    let context = |text: &str| -> Option<Vec<u32>> {
-        (endpoint == Endpoint::Generate && !raw)
-            .then(|| {
-                gguf.vocab
-                    .tokenize(&format!("{prompt}{text}"), false, true)
-                    .ok()
-            })
-            .flatten()
-    };
-
-    let mut chunks: Vec<Json> = Vec::new();
-    let mut emit = |out: &mut io::BufWriter<io::StdoutLock>, c: Json| -> Result<(), Failure> {
-        if stream {
-            sink.send(out, &c)?;
-            out.flush().map_err(|e| Failure::Usage(e.to_string()))?;
-        } else {
-            chunks.push(c);
-        }
-        Ok(())
-    };
-
-    if options.num_predict == 0 {
-        // render and count: the model never runs
-        let ctx = context("");
-        let metrics = Metrics {
-            total_duration: clock(),
-            prompt_eval_count: tokens.ids.len(),
-            ..Metrics::default()
-        };
-        let mut c = response::chunk(
-            endpoint,
-            &Chunk {
-                model: &model_name,
-                created_at: &now_created_at(),
-                done: Some("length"),
-                metrics,
-                context: ctx.as_deref(),
-                debug: debug.clone(),
-                ..Chunk::default()
-            },
-        );
-        if let Some(d) = &debug {
-            c["_debug_info"] = d.clone();
-        }
-        emit(&mut out, c)?;
-    } else {
-        let load_start = clock();
-        let bytes =
-            std::fs::read(&path).map_err(|e| Failure::Usage(format!("cannot read {path}: {e}")))?;
-        let mut model = match Model::from_bytes(&bytes) {
-            Ok(m) => m,
-            Err(e) => return sink.fail(&mut out, 500, &e.to_string()),
-        };
-        drop(bytes);
-        let load_duration = clock() - load_start;
-        let seed = (SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0)
-            & 0xFFFF_FFFE) as u32;
-        let mut g = match Generation::start(&mut model, &tokens.ids, &options, seed, &clock) {
-            Ok(g) => g,
-            Err(e) => return sink.fail(&mut out, 500, &e.to_string()),
-        };
-        let mut debug = debug.map(|mut d| {
-            d["seed"] = g.seed().into();
-            d
-        });
-        // the generic thinking parser, when the render chose one
-        let mut shaper =
-            response::Shaper::new(endpoint, rendered.explain.thinking_tags.as_ref(), &prompt);
-        let reason = loop {
-            match g.step(&mut model, &gguf.vocab, &clock) {
-                Ok(Step::Text(t)) if t.is_empty() => {}
-                Ok(Step::Text(t)) => {
-                    let Some((thinking, content)) = shaper.piece(&t) else {
-                        continue;
-                    };
-                    let c = response::chunk(
-                        endpoint,
-                        &Chunk {
-                            model: &model_name,
-                            created_at: &now_created_at(),
-                            content: &content,
-                            thinking: &thinking,
-                            debug: debug.take(),
-                            ..Chunk::default()
-                        },
-                    );
-                    emit(&mut out, c)?;
-                }
-                Ok(Step::Done(r)) => break r,
-                Err(e) => return sink.fail(&mut out, 500, &e.to_string()),
+    let mut failed = None;
+    let result = engine::generate::run(
+        job,
+        || std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}")),
+        &clock,
+        &mut |c| match sink.send(&mut out, &c).and_then(|()| {
+            out.flush()
+                .map_err(|e| Failure::Usage(format!("cannot write output: {e}")))
+        }) {
+            Ok(()) => true,
+            Err(e) => {
+                failed = Some(e);
+                false
             }
-        };
-        let t = g.timings();
-        let ctx = context(g.text());
-        let metrics = t.metrics(clock(), load_duration);
-        let c = response::chunk(
-            endpoint,
-            &Chunk {
-                model: &model_name,
-                created_at: &now_created_at(),
-                done: Some(reason.as_str()),
-                metrics,
-                context: ctx.as_deref(),
-                debug: debug.take(),
-                ..Chunk::default()
-            },
-        );
-        emit(&mut out, c)?;
+        },
+    );
+    if let Some(e) = failed {
+        return Err(e);
     }
-    if !stream {
-        if let Some(one) = response::aggregate(endpoint, &chunks) {
-            sink.send(&mut out, &one)?;
-        }
+    if let Err(f) = result {
+        return sink.fail(&mut out, f.status, &f.message);
     }
     out.flush().map_err(|e| Failure::Usage(e.to_string()))
 }

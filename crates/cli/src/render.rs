@@ -3,118 +3,38 @@
 use std::io::{self, Write};
 
 use ollama::case::RenderCase;
-use ollama::model::GgufFacts;
 use ollama::server::{Explain, Failure, Rendered, TokenCounter};
 use serde_json::{json, Map, Value as Json};
-use tokenizer::{LoadOptions, Vocab};
 
 use crate::{parse_json, write_json_line, Failure as CliFailure, Input};
 
-/// A model's GGUF: its metadata and its vocabulary as Ollama's llama-server
-/// loads it (with Ollama's compat rewrites).
-pub(crate) struct Gguf {
-    pub(crate) file: gguf_meta::GgufFile,
-    pub(crate) vocab: Vocab,
+pub(crate) use engine::gguf::Gguf;
+
+/// Opens and reads a GGUF file.
+pub(crate) fn load_gguf(path: &str) -> Result<Gguf, String> {
+    let f = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    Gguf::read(f, path)
 }
-
-impl TokenCounter for Gguf {
-    fn count(&self, text: &str) -> Result<usize, String> {
-        self.vocab
-            .count_for_truncation(text)
-            .map_err(|e| e.message().to_string())
-    }
-}
-
-impl Gguf {
-    pub(crate) fn load(path: &str) -> Result<Gguf, String> {
-        let f = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        let file =
-            gguf_meta::parse(gguf_meta::SeekSource::new(f)).map_err(|e| format!("{path}: {e}"))?;
-        let vocab = Vocab::from_gguf_with(&file, LoadOptions::ollama(true))
-            .map_err(|e| format!("{path}: {}", e.llama_log_line()))?;
-        Ok(Gguf { file, vocab })
-    }
-
-    /// Fills what Ollama reads from the GGUF into the case's model.
-    pub(crate) fn apply(&self, case: &mut RenderCase) {
-        let m = &mut case.model;
-        if m.chat_template.is_none() {
-            m.chat_template = self
-                .file
-                .get_str("tokenizer.chat_template")
-                .filter(|t| !t.is_empty())
-                .map(str::to_string);
-        }
-        m.bos_token = self.vocab.bos_text().unwrap_or_default();
-        m.eos_token = self.vocab.eos_text().unwrap_or_default();
-        m.add_bos = self.vocab.add_bos();
-        m.add_eos = self.vocab.add_eos();
-        m.gguf = Some(GgufFacts {
-            architecture: self.file.architecture().unwrap_or("").to_string(),
-            pooling: self.file.get("pooling_type").is_some()
-                || self.file.arch_get("pooling_type").is_some(),
-            vision: self.file.get("vision.block_count").is_some(),
-            audio: self.file.get("audio.block_count").is_some(),
-            context_length: self
-                .file
-                .arch_get("context_length")
-                .and_then(|v| v.as_u64()),
-        });
-    }
-
-    /// Ollama's `tokenizerAddsBOS()` for this file.
-    pub(crate) fn adds_bos(&self) -> bool {
-        ollama::server::tokenizer_adds_bos(
-            self.file.get_str("tokenizer.ggml.pre").unwrap_or(""),
-            self.file.get_str("tokenizer.ggml.model").unwrap_or(""),
-            self.file
-                .get("tokenizer.ggml.add_bos_token")
-                .and_then(|v| v.as_bool()),
-        )
-    }
 
     /// The runner's second truncation stage (`ollama::runner`) as JSON:
-    /// the options in effect, and the kept and dropped token ranges, or the
-    /// error Ollama answers.
-    fn runner_json(f: &ollama::runner::Figures) -> Json {
-        let mut out = json!({
-            "num_ctx": f.num_ctx,
-            "num_keep": f.num_keep,
-            "context_shift": f.context_shift,
-            "tokens": f.tokens,
-            "cut": f.cut.map(|c| json!({
-                "kept": [0, c.keep],
-                "dropped": [c.keep, c.keep + c.discarded],
-                "tokens_after": c.limit,
-            })),
-        });
-        if let Some(e) = &f.error {
-            out["error"] = json!(e);
-        }
-        out
+/// the options in effect, and the kept and dropped token ranges, or the
+/// error Ollama answers.
+fn runner_json(f: &ollama::runner::Figures) -> Json {
+    let mut out = json!({
+        "num_ctx": f.num_ctx,
+        "num_keep": f.num_keep,
+        "context_shift": f.context_shift,
+        "tokens": f.tokens,
+        "cut": f.cut.map(|c| json!({
+            "kept": [0, c.keep],
+            "dropped": [c.keep, c.keep + c.discarded],
+            "tokens_after": c.limit,
+        })),
+    });
+    if let Some(e) = &f.error {
+        out["error"] = json!(e);
     }
-}
-
-impl ollama::cache::PromptTokens for Gguf {
-    fn prompt_tokens(&self, completion: &str) -> Result<Vec<u32>, String> {
-        self.vocab
-            .tokenize(completion, true, true)
-            .map_err(|e| e.message().to_string())
-    }
-    fn text_tokens(&self, text: &str) -> Result<Vec<u32>, String> {
-        self.vocab
-            .tokenize(text, false, true)
-            .map_err(|e| e.message().to_string())
-    }
-    fn piece(&self, id: u32) -> Vec<u8> {
-        self.vocab.token_to_piece(id, 0, true).unwrap_or_default()
-    }
-    fn adds_bos(&self) -> bool {
-        Gguf::adds_bos(self)
-    }
-    fn architecture(&self) -> &str {
-        self.file.architecture().unwrap_or("")
-    }
+    out
 }
 
 /// The cache view of a turn as JSON.
@@ -330,7 +250,7 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
     let origins = v["model"].get("origins").cloned();
     let mut case = RenderCase::from_json(&v).map_err(CliFailure::Usage)?;
     let gguf = match gguf_path(&v) {
-        Some(p) => Some(Gguf::load(&p).map_err(CliFailure::Usage)?),
+        Some(p) => Some(load_gguf(&p).map_err(CliFailure::Usage)?),
         None => None,
     };
     if let Some(g) = &gguf {
@@ -354,7 +274,7 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
                 // what llama-server evaluates after the runner's cut, and
                 // Ollama reports
                 j["prompt_eval_count"] = json!(seen.runner.evaluated() + images);
-                j["runner"] = Gguf::runner_json(&seen.runner);
+                j["runner"] = runner_json(&seen.runner);
                 if let Some(t) = ollama::cache::last_turn(&case, g, (r, &seen)) {
                     j["cache"] = match t {
                         Ok(t) => turn_json(&t),

@@ -1,0 +1,97 @@
+//! A model's GGUF as Ollama's llama-server loads it: its metadata and its
+//! vocabulary (with Ollama's compat rewrites), what the render takes from
+//! it, and the token counts (`TokenCounter`, `PromptTokens`).
+
+use ollama::case::RenderCase;
+use ollama::model::GgufFacts;
+use ollama::server::TokenCounter;
+use tokenizer::{LoadOptions, Vocab};
+
+/// A model's GGUF: its metadata and its vocabulary as Ollama's llama-server
+/// loads it (with Ollama's compat rewrites).
+pub struct Gguf {
+    /// The metadata.
+    pub file: gguf_meta::GgufFile,
+    /// The vocabulary.
+    pub vocab: Vocab,
+}
+
+impl TokenCounter for Gguf {
+    fn count(&self, text: &str) -> Result<usize, String> {
+        self.vocab
+            .count_for_truncation(text)
+            .map_err(|e| e.message().to_string())
+    }
+}
+
+impl Gguf {
+    /// Reads a GGUF's metadata and vocabulary; `label` names it in errors.
+    pub fn read<R: std::io::Read + std::io::Seek>(r: R, label: &str) -> Result<Gguf, String> {
+        let file =
+            gguf_meta::parse(gguf_meta::SeekSource::new(r)).map_err(|e| format!("{label}: {e}"))?;
+        let vocab = Vocab::from_gguf_with(&file, LoadOptions::ollama(true))
+            .map_err(|e| format!("{label}: {}", e.llama_log_line()))?;
+        Ok(Gguf { file, vocab })
+    }
+
+    /// Fills what Ollama reads from the GGUF into the case's model.
+    pub fn apply(&self, case: &mut RenderCase) {
+        let m = &mut case.model;
+        if m.chat_template.is_none() {
+            m.chat_template = self
+                .file
+                .get_str("tokenizer.chat_template")
+                .filter(|t| !t.is_empty())
+                .map(str::to_string);
+        }
+        m.bos_token = self.vocab.bos_text().unwrap_or_default();
+        m.eos_token = self.vocab.eos_text().unwrap_or_default();
+        m.add_bos = self.vocab.add_bos();
+        m.add_eos = self.vocab.add_eos();
+        m.gguf = Some(GgufFacts {
+            architecture: self.file.architecture().unwrap_or("").to_string(),
+            pooling: self.file.get("pooling_type").is_some()
+                || self.file.arch_get("pooling_type").is_some(),
+            vision: self.file.get("vision.block_count").is_some(),
+            audio: self.file.get("audio.block_count").is_some(),
+            context_length: self
+                .file
+                .arch_get("context_length")
+                .and_then(|v| v.as_u64()),
+        });
+    }
+
+    /// Ollama's `tokenizerAddsBOS()` for this file.
+    pub fn adds_bos(&self) -> bool {
+        ollama::server::tokenizer_adds_bos(
+            self.file.get_str("tokenizer.ggml.pre").unwrap_or(""),
+            self.file.get_str("tokenizer.ggml.model").unwrap_or(""),
+            self.file
+                .get("tokenizer.ggml.add_bos_token")
+                .and_then(|v| v.as_bool()),
+        )
+    }
+
+}
+
+impl ollama::cache::PromptTokens for Gguf {
+    fn prompt_tokens(&self, completion: &str) -> Result<Vec<u32>, String> {
+        self.vocab
+            .tokenize(completion, true, true)
+            .map_err(|e| e.message().to_string())
+    }
+    fn text_tokens(&self, text: &str) -> Result<Vec<u32>, String> {
+        self.vocab
+            .tokenize(text, false, true)
+            .map_err(|e| e.message().to_string())
+    }
+    fn piece(&self, id: u32) -> Vec<u8> {
+        self.vocab.token_to_piece(id, 0, true).unwrap_or_default()
+    }
+    fn adds_bos(&self) -> bool {
+        Gguf::adds_bos(self)
+    }
+    fn architecture(&self) -> &str {
+        self.file.architecture().unwrap_or("")
+    }
+}
