@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Records crates/ollama/tests/golden/v1.jsonl: what Ollama v0.33.0-rc2's
 OpenAI and Anthropic compatibility middlewares make of the request bodies
-that gen_cases.py writes. See README.md for the sources and the line
-format.
+that gen_cases.py writes; and crates/ollama/tests/golden/native-decode.jsonl:
+what the body decoding of its native /api/chat and /api/generate handlers
+makes of those that gen_native_cases.py writes. See README.md for the
+sources and the line formats.
 
     OLLAMA_SRC=... GIN_SRC=... GO_DEPS=... python3 tools/v1-goldens/record.py
     OLLAMA_SRC=... GIN_SRC=... python3 tools/v1-goldens/record.py --check
@@ -10,8 +12,10 @@ format.
 
 OLLAMA_SRC: Ollama's source at v0.33.0-rc2 (`git archive`, see README.md);
 its go.mod is replaced by this folder's, and the .go files here (with
-./gin) are built in OLLAMA_SRC/promptscope-v1-goldens, since Ollama's
-internal packages can only be imported from inside its module.
+./gin and ./native) are built in OLLAMA_SRC/promptscope-v1-goldens, since
+Ollama's internal packages can only be imported from inside its module:
+the package here (main.go, middleware_*.go) is the v1 recorder, ./native
+the native-decode recorder.
 GIN_SRC: gin's source at v1.10.0 (only read, to check the copied blocks).
 GO_DEPS: a folder holding the sources of the modules go.mod requires, each
 at its import path (GO_DEPS/golang.org/x/crypto, ...).
@@ -20,8 +24,9 @@ Before building, every block of the .go files here that says
 "// From ollama FILE:A-B (v0.33.0-rc2), verbatim." is compared with lines A
 to B of OLLAMA_SRC/FILE, and every "// From gin FILE:A-B (v1.10.0),
 verbatim." with lines A to B of GIN_SRC/FILE; --check does only that.
---cover records the same golden with a binary built with -cover, and then
-prints how much of each conversion function the cases reached.
+--cover records the same goldens with binaries built with -cover, and then
+prints how much of each conversion function (v1) and of each of api's
+UnmarshalJSON methods (native) the cases reached.
 """
 
 import os
@@ -35,6 +40,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 GOLDEN = ROOT / "crates/ollama/tests/golden/v1.jsonl"
+NATIVE_GOLDEN = ROOT / "crates/ollama/tests/golden/native-decode.jsonl"
 MARKER = re.compile(
     r"^\s*// From (ollama|gin) (\S+):(\d+)-(\d+) \((v0\.33\.0-rc2|v1\.10\.0)\), verbatim\.$"
 )
@@ -42,6 +48,8 @@ VERSION = {"ollama": "v0.33.0-rc2", "gin": "v1.10.0"}
 GOENV = {"GOWORK": "off", "GOTOOLCHAIN": "local", "GOPROXY": "off", "GOFLAGS": "-mod=mod", "GOSUMDB": "off"}
 WORKDIR = "promptscope-v1-goldens"
 COVERPKG = ["github.com/ollama/ollama/openai", "github.com/ollama/ollama/anthropic", "github.com/ollama/ollama/" + WORKDIR]
+NATIVE_COVERPKG = ["github.com/ollama/ollama/api", "github.com/ollama/ollama/internal/orderedmap",
+                   "github.com/ollama/ollama/" + WORKDIR + "/native"]
 
 
 def go_files():
@@ -98,17 +106,35 @@ def build(src, deps, cover=False):
     exe = Path(tempfile.gettempdir()) / "v1-goldens"
     flags = ["-cover", "-coverpkg=" + ",".join(COVERPKG)] if cover else []
     subprocess.run(["go", "build", "-trimpath", *flags, "-o", str(exe), "./" + WORKDIR], cwd=src, env=env, check=True)
-    return exe
+    native = Path(tempfile.gettempdir()) / "v1-goldens-native"
+    flags = ["-cover", "-coverpkg=" + ",".join(NATIVE_COVERPKG)] if cover else []
+    subprocess.run(["go", "build", "-trimpath", *flags, "-o", str(native), "./" + WORKDIR + "/native"], cwd=src, env=env,
+                   check=True)
+    return exe, native
+
+
+def cover_funcs(src, covdir):
+    """go tool cover -func's lines for the profile in covdir."""
+    env = dict(os.environ, **GOENV)
+    prof = Path(covdir) / "cover.txt"
+    subprocess.run(["go", "tool", "covdata", "textfmt", "-i", str(covdir), "-o", str(prof)], cwd=src, env=env, check=True)
+    return subprocess.run(["go", "tool", "cover", "-func", str(prof)], cwd=src, env=env, check=True,
+                          capture_output=True, text=True).stdout
+
+
+def report_native_coverage(src, covdir):
+    """Prints the statement coverage of what decodes the native requests:
+    api's UnmarshalJSON methods, internal/orderedmap's, the handlers."""
+    for line in cover_funcs(src, covdir).splitlines():
+        if ("/api/types.go" in line or "/internal/orderedmap/" in line) and re.search(r"\sUnmarshalJSON\s", line) \
+                or "/native/" in line and re.search(r"\s(chatHandler|generateHandler)\s", line):
+            print(line.replace("github.com/ollama/ollama/", ""), file=sys.stderr)
 
 
 def report_coverage(src, covdir):
     """Prints the statement coverage of the conversion code per function
     (go tool cover -func)."""
-    env = dict(os.environ, **GOENV)
-    prof = Path(covdir) / "cover.txt"
-    subprocess.run(["go", "tool", "covdata", "textfmt", "-i", str(covdir), "-o", str(prof)], cwd=src, env=env, check=True)
-    funcs = subprocess.run(["go", "tool", "cover", "-func", str(prof)], cwd=src, env=env, check=True,
-                           capture_output=True, text=True).stdout
+    funcs = cover_funcs(src, covdir)
     wanted = re.compile(r"(From(Chat|Complete|Responses|Messages)Request|FromCompletionToolCall|nameFromToolCallID|thinkFromReasoningEffort|decodeImageURL|"
                         r"convert\w*|unmarshalResponses\w*|UnmarshalJSON|resolveImageSource|formatWebSearchToolResultContent|"
                         r"\w*Middleware|hasWebSearchTool|HasWebSearchTool|WebSearchFunctionTool)\s")
@@ -127,7 +153,7 @@ def main():
     if args == ["--check"]:
         return
     cover = args == ["--cover"]
-    exe = build(srcs["ollama"], os.environ["GO_DEPS"], cover)
+    exe, native = build(srcs["ollama"], os.environ["GO_DEPS"], cover)
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -146,8 +172,18 @@ def main():
         if cover:
             report_coverage(srcs["ollama"], tmp / "cover")
 
-    n = sum(1 for _ in GOLDEN.open())
-    print(f"{GOLDEN.relative_to(ROOT)}: {n} lines", file=sys.stderr)
+        native_cases = tmp / "native-cases.jsonl"
+        subprocess.run([sys.executable, str(HERE / "gen_native_cases.py"), str(native_cases)], check=True)
+        if cover:
+            (tmp / "cover-native").mkdir()
+            env["GOCOVERDIR"] = str(tmp / "cover-native")
+        subprocess.run([str(native), str(native_cases), str(NATIVE_GOLDEN)], env=env, check=True)
+        if cover:
+            report_native_coverage(srcs["ollama"], tmp / "cover-native")
+
+    for golden in (GOLDEN, NATIVE_GOLDEN):
+        n = sum(1 for _ in golden.open())
+        print(f"{golden.relative_to(ROOT)}: {n} lines", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -46,25 +46,6 @@ impl Think {
             Think::Level(s) => s.clone(),
         }
     }
-
-    fn decode(v: &Json) -> D<Option<Think>> {
-        match v {
-            Json::Null => Ok(None),
-            Json::Bool(b) => Ok(Some(Think::Bool(*b))),
-            Json::String(s) => {
-                if !matches!(s.as_str(), "high" | "medium" | "low" | "max") {
-                    return Err(DecodeError(format!(
-                        "invalid think value: {} (must be \"high\", \"medium\", \"low\", \"max\", true, or false)",
-                        gotmpl::strconv::quote(s)
-                    )));
-                }
-                Ok(Some(Think::Level(s.clone())))
-            }
-            _ => Err(DecodeError(
-                "think must be a boolean or string (\"high\", \"medium\", \"low\", \"max\", true, or false)".into(),
-            )),
-        }
-    }
 }
 
 /// `api.ImageData`: bytes, base64 in JSON.
@@ -285,137 +266,9 @@ pub fn json_kind(v: &Json) -> &'static str {
     }
 }
 
-fn type_err(v: &Json, strct: &str, path: &str, go_type: &str) -> DecodeError {
-    DecodeError(format!(
-        "json: cannot unmarshal {} into Go struct field {strct}.{path} of type {go_type}",
-        json_kind(v)
-    ))
-}
-
-/// Fields of an object matched as Go does: exact name first, then
-/// case-insensitively; the last matching key wins.
-struct Fields<'a> {
-    obj: &'a Map<String, Json>,
-    strct: &'static str,
-    path: String,
-}
-
-impl<'a> Fields<'a> {
-    fn get(&self, name: &str) -> Option<&'a Json> {
-        let mut found = None;
-        for (k, v) in self.obj {
-            if k == name || crate::godecode::fold_eq(k, name) {
-                found = Some(v);
-            }
-        }
-        found.filter(|v| !v.is_null())
-    }
-
-    fn path(&self, name: &str) -> String {
-        if self.path.is_empty() {
-            name.to_string()
-        } else {
-            format!("{}.{name}", self.path)
-        }
-    }
-
-    fn string(&self, name: &str) -> D<String> {
-        match self.get(name) {
-            None => Ok(String::new()),
-            Some(Json::String(s)) => Ok(s.clone()),
-            Some(v) => Err(type_err(v, self.strct, &self.path(name), "string")),
-        }
-    }
-
-    fn bool(&self, name: &str) -> D<bool> {
-        match self.get(name) {
-            None => Ok(false),
-            Some(Json::Bool(b)) => Ok(*b),
-            Some(v) => Err(type_err(v, self.strct, &self.path(name), "bool")),
-        }
-    }
-
-    fn opt_bool(&self, name: &str) -> D<Option<bool>> {
-        match self.get(name) {
-            None => Ok(None),
-            Some(Json::Bool(b)) => Ok(Some(*b)),
-            Some(v) => Err(type_err(v, self.strct, &self.path(name), "bool")),
-        }
-    }
-
-    fn int(&self, name: &str) -> D<i64> {
-        match self.get(name) {
-            None => Ok(0),
-            Some(v @ Json::Number(n)) => n
-                .as_i64()
-                .ok_or_else(|| type_err(v, self.strct, &self.path(name), "int")),
-            Some(v) => Err(type_err(v, self.strct, &self.path(name), "int")),
-        }
-    }
-
-    fn object(&self, name: &str, go_type: &str) -> D<Option<&'a Map<String, Json>>> {
-        match self.get(name) {
-            None => Ok(None),
-            Some(Json::Object(o)) => Ok(Some(o)),
-            Some(v) => Err(type_err(v, self.strct, &self.path(name), go_type)),
-        }
-    }
-
-    fn array(&self, name: &str, go_type: &str) -> D<Option<&'a Vec<Json>>> {
-        match self.get(name) {
-            None => Ok(None),
-            Some(Json::Array(a)) => Ok(Some(a)),
-            Some(v) => Err(type_err(v, self.strct, &self.path(name), go_type)),
-        }
-    }
-
-    fn strings(&self, name: &str) -> D<Option<Vec<String>>> {
-        let Some(a) = self.array(name, "[]string")? else {
-            return Ok(None);
-        };
-        a.iter()
-            .map(|v| match v {
-                Json::String(s) => Ok(s.clone()),
-                Json::Null => Ok(String::new()),
-                v => Err(type_err(v, self.strct, &self.path(name), "string")),
-            })
-            .collect::<D<Vec<String>>>()
-            .map(Some)
-    }
-
-    fn images(&self, name: &str) -> D<Vec<ImageData>> {
-        let Some(a) = self.array(name, "[]api.ImageData")? else {
-            return Ok(Vec::new());
-        };
-        a.iter()
-            .map(|v| match v {
-                Json::String(s) => base64_decode(s).map(ImageData),
-                Json::Null => Ok(ImageData::default()),
-                v => Err(type_err(v, self.strct, &self.path(name), "api.ImageData")),
-            })
-            .collect()
-    }
-}
-
-fn fields<'a>(v: &'a Json, strct: &'static str, path: &str, go_type: &str) -> D<Fields<'a>> {
-    match v {
-        Json::Object(obj) => Ok(Fields {
-            obj,
-            strct,
-            path: path.to_string(),
-        }),
-        v => Err(if path.is_empty() {
-            DecodeError(format!(
-                "json: cannot unmarshal {} into Go value of type {go_type}",
-                json_kind(v)
-            ))
-        } else {
-            type_err(v, strct, path, go_type)
-        }),
-    }
-}
-
-/// Go's `base64.StdEncoding.DecodeString`, with its error text.
+/// Go's `base64.StdEncoding.DecodeString`, with its error text
+/// (`decodeQuantum`: `\r` and `\n` skipped, the byte a `CorruptInputError`
+/// names).
 pub fn base64_decode(s: &str) -> D<Vec<u8>> {
     fn val(c: u8) -> Option<u32> {
         Some(match c {
@@ -427,294 +280,93 @@ pub fn base64_decode(s: &str) -> D<Vec<u8>> {
             _ => return None,
         } as u32)
     }
-    // Go skips \r and \n.
-    let bytes: Vec<(usize, u8)> = s
-        .bytes()
-        .enumerate()
-        .filter(|&(_, b)| b != b'\r' && b != b'\n')
-        .collect();
+    let src = s.as_bytes();
     let err = |i: usize| DecodeError(format!("illegal base64 data at input byte {i}"));
-    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
-    let mut chunk = bytes.chunks(4).peekable();
-    while let Some(c) = chunk.next() {
-        let last = chunk.peek().is_none();
-        if c.len() < 4 {
-            return Err(err(c.first().map(|x| x.0).unwrap_or(s.len())));
-        }
-        let mut n: u32 = 0;
-        let mut pad = 0;
-        for (j, &(i, b)) in c.iter().enumerate() {
-            if b == b'=' {
-                if !last || j < 2 || (j == 2 && c[3].1 != b'=') {
-                    return Err(err(i));
+    let mut out = Vec::with_capacity(src.len() * 3 / 4);
+    let mut si = 0;
+    while si < src.len() {
+        let mut dbuf = [0u32; 4];
+        let mut dlen = 4;
+        let mut j = 0;
+        let mut trailing = None;
+        while j < 4 {
+            if si == src.len() {
+                if j == 0 {
+                    return Ok(out);
                 }
-                pad += 1;
-                n <<= 6;
+                // j == 1, or padding is required
+                return Err(err(si - j));
+            }
+            let c = src[si];
+            si += 1;
+            if let Some(v) = val(c) {
+                dbuf[j] = v;
+                j += 1;
                 continue;
             }
-            if pad > 0 {
-                return Err(err(i));
+            if c == b'\n' || c == b'\r' {
+                continue;
             }
-            n = (n << 6) | val(b).ok_or_else(|| err(i))?;
+            if c != b'=' {
+                return Err(err(si - 1));
+            }
+            match j {
+                0 | 1 => return Err(err(si - 1)),
+                2 => {
+                    while si < src.len() && (src[si] == b'\n' || src[si] == b'\r') {
+                        si += 1;
+                    }
+                    if si == src.len() {
+                        return Err(err(src.len()));
+                    }
+                    if src[si] != b'=' {
+                        return Err(err(si - 1));
+                    }
+                    si += 1;
+                }
+                _ => {}
+            }
+            while si < src.len() && (src[si] == b'\n' || src[si] == b'\r') {
+                si += 1;
+            }
+            if si < src.len() {
+                trailing = Some(si);
+            }
+            dlen = j;
+            break;
         }
-        out.push((n >> 16) as u8);
-        if pad < 2 {
-            out.push((n >> 8) as u8);
+        let n = dbuf[0] << 18 | dbuf[1] << 12 | dbuf[2] << 6 | dbuf[3];
+        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+        out.extend_from_slice(&bytes[..dlen.saturating_sub(1).min(3)]);
+        if let Some(t) = trailing {
+            return Err(err(t));
         }
-        if pad < 1 {
-            out.push(n as u8);
+        if dlen < 4 {
+            return Ok(out);
         }
     }
     Ok(out)
 }
 
-fn decode_tool_call(v: &Json, path: &str) -> D<ToolCall> {
-    let f = fields(v, "ToolCall", path, "api.ToolCall")?;
-    let function = match f.get("function") {
-        None => ToolCallFunction::default(),
-        Some(fv) => {
-            let ff = fields(
-                fv,
-                "ToolCallFunction",
-                &f.path("function"),
-                "api.ToolCallFunction",
-            )?;
-            let arguments = match ff.get("arguments") {
-                None => None,
-                Some(Json::Object(o)) => Some(o.clone()),
-                Some(v) => {
-                    return Err(DecodeError(format!(
-                        "json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
-                        json_kind(v)
-                    )))
-                }
-            };
-            let arguments_null = ff
-                .obj
-                .iter()
-                .rev()
-                .find(|(k, _)| {
-                    k.as_str() == "arguments" || crate::godecode::fold_eq(k, "arguments")
-                })
-                .is_some_and(|(_, v)| v.is_null());
-            ToolCallFunction {
-                index: ff.int("index")?,
-                name: ff.string("name")?,
-                arguments,
-                arguments_null,
-            }
-        }
-    };
-    Ok(ToolCall {
-        id: f.string("id")?,
-        function,
-    })
-}
-
-fn decode_message(v: &Json, path: &str) -> D<Message> {
-    let f = fields(v, "Message", path, "api.Message")?;
-    let tool_calls = match f.array("tool_calls", "[]api.ToolCall")? {
-        None => Vec::new(),
-        Some(a) => a
-            .iter()
-            .map(|c| decode_tool_call(c, &f.path("tool_calls")))
-            .collect::<D<Vec<_>>>()?,
-    };
-    Ok(Message {
-        role: crate::renderers::text::to_lower(&f.string("role")?),
-        content: f.string("content")?,
-        thinking: f.string("thinking")?,
-        images: f.images("images")?,
-        tool_calls,
-        tool_name: f.string("tool_name")?,
-        tool_call_id: f.string("tool_call_id")?,
-    })
-}
-
-fn decode_property_type(v: &Json) -> D<Vec<String>> {
-    match v {
-        Json::String(s) => Ok(vec![s.clone()]),
-        Json::Array(a) => a
-            .iter()
-            .map(|x| match x {
-                Json::String(s) => Ok(s.clone()),
-                Json::Null => Ok(String::new()),
-                x => Err(DecodeError(format!(
-                    "json: cannot unmarshal {} into Go value of type string",
-                    json_kind(x)
-                ))),
-            })
-            .collect(),
-        v => Err(DecodeError(format!(
-            "json: cannot unmarshal {} into Go value of type []string",
-            json_kind(v)
-        ))),
-    }
-}
-
-fn decode_properties(v: &Json) -> D<Vec<(String, ToolProperty)>> {
-    match v {
-        Json::Object(o) => o
-            .iter()
-            .map(|(k, p)| decode_property(p, "").map(|p| (k.clone(), p)))
-            .collect(),
-        v => Err(DecodeError(format!(
-            "json: cannot unmarshal {} into Go value of type map[string]api.ToolProperty",
-            json_kind(v)
-        ))),
-    }
-}
-
-fn decode_property(v: &Json, path: &str) -> D<ToolProperty> {
-    let f = fields(v, "ToolProperty", path, "api.ToolProperty")?;
-    let any_of = match f.array("anyOf", "[]api.ToolProperty")? {
-        None => Vec::new(),
-        Some(a) => a
-            .iter()
-            .map(|p| decode_property(p, &f.path("anyOf")))
-            .collect::<D<Vec<_>>>()?,
-    };
-    Ok(ToolProperty {
-        any_of,
-        type_: match f.get("type") {
-            None => Vec::new(),
-            Some(t) => decode_property_type(t)?,
-        },
-        items: f.get("items").cloned(),
-        description: f.string("description")?,
-        enum_: f.array("enum", "[]interface {}")?.cloned(),
-        properties: match f.get("properties") {
-            None => None,
-            Some(p) => Some(decode_properties(p)?),
-        },
-        required: f.strings("required")?,
-    })
-}
-
-fn decode_tool(v: &Json, path: &str) -> D<Tool> {
-    let f = fields(v, "Tool", path, "api.Tool")?;
-    let function = match f.get("function") {
-        None => ToolFunction::default(),
-        Some(fv) => {
-            let ff = fields(fv, "ToolFunction", &f.path("function"), "api.ToolFunction")?;
-            let parameters = match ff.get("parameters") {
-                None => ToolFunctionParameters::default(),
-                Some(pv) => {
-                    let pf = fields(
-                        pv,
-                        "ToolFunctionParameters",
-                        &ff.path("parameters"),
-                        "api.ToolFunctionParameters",
-                    )?;
-                    ToolFunctionParameters {
-                        type_: pf.string("type")?,
-                        defs: pf.get("$defs").cloned(),
-                        items: pf.get("items").cloned(),
-                        required: pf.strings("required")?,
-                        properties: match pf.get("properties") {
-                            None => None,
-                            Some(p) => Some(decode_properties(p)?),
-                        },
-                    }
-                }
-            };
-            ToolFunction {
-                name: ff.string("name")?,
-                description: ff.string("description")?,
-                parameters,
-            }
-        }
-    };
-    Ok(Tool {
-        type_: f.string("type")?,
-        items: f.get("items").cloned(),
-        function,
-    })
-}
-
 impl ChatRequest {
-    /// Decodes an `/api/chat` body (already parsed as JSON).
+    /// Decodes an `/api/chat` body (already parsed as JSON), as Go 1.26's
+    /// `encoding/json` does (`crate::api_decode`).
     pub fn decode(v: &Json) -> D<ChatRequest> {
-        let f = fields(v, "ChatRequest", "", "api.ChatRequest")?;
-        let messages = match f.array("messages", "[]api.Message")? {
-            None => Vec::new(),
-            Some(a) => a
-                .iter()
-                .map(|m| decode_message(m, "messages"))
-                .collect::<D<Vec<_>>>()?,
-        };
-        let tools = match f.array("tools", "api.Tools")? {
-            None => None,
-            Some(a) => Some(
-                a.iter()
-                    .map(|t| decode_tool(t, "tools"))
-                    .collect::<D<Vec<_>>>()?,
-            ),
-        };
-        let think = match f.get("think") {
-            None => None,
-            Some(t) => Think::decode(t)?,
-        };
-        Ok(ChatRequest {
-            model: f.string("model")?,
-            messages,
-            tools,
-            think,
-            options: f.object("options", "map[string]interface {}")?.cloned(),
-            truncate: f.opt_bool("truncate")?,
-            debug_render_only: f.bool("_debug_render_only")?,
-            top_logprobs: f.int("top_logprobs")?,
-        })
+        crate::api_decode::chat(v)
     }
 }
 
 impl GenerateRequest {
-    /// Decodes an `/api/generate` body (already parsed as JSON).
+    /// Decodes an `/api/generate` body (already parsed as JSON), as Go
+    /// 1.26's `encoding/json` does (`crate::api_decode`).
     pub fn decode(v: &Json) -> D<GenerateRequest> {
-        let f = fields(v, "GenerateRequest", "", "api.GenerateRequest")?;
-        let context = match f.array("context", "[]int")? {
-            None => None,
-            Some(a) => Some(
-                a.iter()
-                    .map(|x| {
-                        x.as_i64()
-                            .ok_or_else(|| type_err(x, "GenerateRequest", "context", "int"))
-                    })
-                    .collect::<D<Vec<_>>>()?,
-            ),
-        };
-        let think = match f.get("think") {
-            None => None,
-            Some(t) => Think::decode(t)?,
-        };
-        Ok(GenerateRequest {
-            model: f.string("model")?,
-            prompt: f.string("prompt")?,
-            suffix: f.string("suffix")?,
-            system: f.string("system")?,
-            template: f.string("template")?,
-            context,
-            raw: f.bool("raw")?,
-            images: f.images("images")?,
-            think,
-            options: f.object("options", "map[string]interface {}")?.cloned(),
-            truncate: f.opt_bool("truncate")?,
-            debug_render_only: f.bool("_debug_render_only")?,
-            top_logprobs: f.int("top_logprobs")?,
-        })
+        crate::api_decode::generate(v)
     }
 }
 
 /// Decodes a list of messages (Modelfile `MESSAGE` lines as API messages).
 pub fn decode_messages(v: &Json) -> D<Vec<Message>> {
-    match v {
-        Json::Array(a) => a.iter().map(|m| decode_message(m, "messages")).collect(),
-        Json::Null => Ok(Vec::new()),
-        v => Err(DecodeError(format!(
-            "json: cannot unmarshal {} into Go value of type []api.Message",
-            json_kind(v)
-        ))),
-    }
+    crate::api_decode::message_list(v)
 }
 
 #[cfg(test)]
@@ -778,7 +430,7 @@ mod tests {
     fn type_errors_like_go() {
         assert_eq!(
             chat(r#"{"messages":[{"content":5}]}"#).unwrap_err().0,
-            "json: cannot unmarshal number into Go struct field Message.messages.content of type string"
+            "json: cannot unmarshal number into Go struct field ChatRequest.messages.content of type string"
         );
         assert_eq!(base64_decode("aGk=").unwrap(), b"hi");
         assert_eq!(

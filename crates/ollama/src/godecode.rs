@@ -247,8 +247,9 @@ fn add_context(err: GoErr, ctx: &Ctx) -> GoErr {
 }
 
 /// Go's `foldName`: ASCII letters upper-cased, any other rune replaced by
-/// the smallest rune of its simple case-folding orbit (`ſ` and `s` fold to
-/// `S`, the Kelvin sign to `K`).
+/// the smallest rune of its simple case-folding orbit. Only `ſ` (with `s`)
+/// and the Kelvin sign (with `k`) share an orbit with ASCII letters; `ı`
+/// and `İ` do not (their case mappings are not foldings).
 pub fn fold_name(s: &str) -> String {
     fn single(mut it: impl Iterator<Item = char>) -> Option<char> {
         let c = it.next()?;
@@ -258,6 +259,11 @@ pub fn fold_name(s: &str) -> String {
         .map(|c| {
             if c.is_ascii() {
                 return c.to_ascii_uppercase();
+            }
+            match c {
+                '\u{17f}' => return 'S',
+                '\u{212a}' => return 'K',
+                _ => {}
             }
             let lower = single(c.to_lowercase());
             let upper = single(c.to_uppercase());
@@ -270,6 +276,7 @@ pub fn fold_name(s: &str) -> String {
             ]
             .into_iter()
             .flatten()
+            .filter(|x| !x.is_ascii())
             .min()
             .unwrap_or(c)
         })
@@ -319,9 +326,37 @@ impl Dec {
                 Some(v.clone())
             }
             (Ty::Int, Json::Number(n)) if n.is_i64() => Some(v.clone()),
+            (Ty::Int, Json::Number(n)) if literal(n).parse::<i64>().is_ok() => {
+                Some(Json::from(literal(n).parse::<i64>().unwrap_or(0)))
+            }
             (Ty::F64, Json::Number(_)) => Some(v.clone()),
             (Ty::F32, Json::Number(n)) if n.as_f64().is_some_and(|f| (f as f32).is_finite()) => {
                 Some(v.clone())
+            }
+            (Ty::Bytes(_), Json::Array(a)) => {
+                // a []byte from a JSON array: each element a uint8
+                let mut bytes = Vec::with_capacity(a.len());
+                for x in a {
+                    match x {
+                        Json::Number(n) if n.as_u64().is_some_and(|b| b <= 255) => {
+                            bytes.push(n.as_u64().unwrap_or(0) as u8)
+                        }
+                        Json::Null => bytes.push(0),
+                        Json::Number(n) => self.save(GoErr::Type {
+                            value: format!("number {}", literal(n)),
+                            ty: "uint8".into(),
+                            strct: String::new(),
+                            field: String::new(),
+                        }),
+                        other => self.save(GoErr::Type {
+                            value: kind(other).into(),
+                            ty: "uint8".into(),
+                            strct: String::new(),
+                            field: String::new(),
+                        }),
+                    }
+                }
+                Some(Json::String(base64_encode(&bytes)))
             }
             (Ty::Bytes(_), Json::String(s)) => match crate::api::base64_decode(s) {
                 Ok(b) => Some(Json::String(base64_encode(&b))),

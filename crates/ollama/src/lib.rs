@@ -4,6 +4,7 @@
 #![warn(missing_docs)]
 
 pub mod api;
+mod api_decode;
 pub mod cache;
 pub mod case;
 pub mod compat;

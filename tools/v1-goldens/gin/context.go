@@ -3,7 +3,9 @@
 // CompletionsMiddleware, ResponsesMiddleware, middleware/anthropic.go
 // AnthropicMessagesMiddleware) use up to the point where they hand the
 // converted request on: c.ShouldBindJSON, c.AbortWithStatusJSON (c.JSON,
-// c.Render, c.Status), c.Set, c.Next, c.Request and the response writer.
+// c.Render, c.Status), c.Set, c.Next, c.Request and the response writer;
+// and gin.H (utils.go), which the body decoding of server/routes.go's
+// ChatHandler and GenerateHandler also uses (see ../native).
 // gin itself is not built (its dependencies are not available offline);
 // the blocks marked verbatim are gin's lines unchanged, and record.py
 // checks them against GIN_SRC. What is adapted says so.
