@@ -46,7 +46,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
             .or_else(|| args.gguf.clone())
             .ok_or_else(|| Failure::Usage(format!("{at}: no GGUF: give model.gguf or --gguf")))?;
         if loaded.as_ref().is_none_or(|(p, _)| *p != path) {
-            loaded = Some((path.clone(), crate::render::load_gguf(&path).map_err(Failure::Usage)?));
+            loaded = Some((
+                path.clone(),
+                crate::render::load_gguf(&path).map_err(Failure::Usage)?,
+            ));
         }
         let g = &loaded.as_ref().expect("loaded above").1;
         g.apply(&mut case);

@@ -21,7 +21,6 @@ use serde_json::Value as Json;
 
 use crate::{parse_json, write_json_line, Failure, Input};
 
-
 /// Writes `{"error": ...}` and fails with exit 1, as Ollama answers an error.
 fn engine_error(out: &mut impl Write, message: &str) -> Result<(), Failure> {
     write_json_line(out, &response::error(message))?;

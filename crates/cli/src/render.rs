@@ -16,7 +16,7 @@ pub(crate) fn load_gguf(path: &str) -> Result<Gguf, String> {
     Gguf::read(f, path)
 }
 
-    /// The runner's second truncation stage (`ollama::runner`) as JSON:
+/// The runner's second truncation stage (`ollama::runner`) as JSON:
 /// the options in effect, and the kept and dropped token ranges, or the
 /// error Ollama answers.
 fn runner_json(f: &ollama::runner::Figures) -> Json {

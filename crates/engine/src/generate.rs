@@ -221,8 +221,8 @@ pub fn run(
                         },
                     );
                     if !send(c) {
-            return Ok(());
-        }
+                        return Ok(());
+                    }
                 }
                 Ok(Step::Done(r)) => break r,
                 Err(e) => return Err(Fail::new(500, e.to_string())),

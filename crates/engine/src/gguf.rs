@@ -71,7 +71,6 @@ impl Gguf {
                 .and_then(|v| v.as_bool()),
         )
     }
-
 }
 
 impl ollama::cache::PromptTokens for Gguf {
