@@ -7,7 +7,7 @@
 set -euo pipefail
 
 venv="${PROMPTSCOPE_VENV:-$HOME/.cache/promptscope/venv}"
-pins=(openai==3.57.0 anthropic==2.15.0)
+pins=(openai==3.57.0 anthropic==2.15.0 ollama==0.6.3)
 
 if [[ ! -x "$venv/bin/python" ]]; then
   python3 -m venv "$venv" >&2 || {

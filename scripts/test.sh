@@ -167,8 +167,13 @@ cli_ok=${step_results[-1]}
 # The /v1 routes' answers read by the official openai and anthropic clients.
 if [[ "$cli_ok" == PASS ]]; then
   step clients-python bash -c 'py="$(bash scripts/python-clients.sh)" && "$py" tests/clients/shapes.py "$CARGO_TARGET_DIR/debug/promptscope" "${PROMPTSCOPE_CACHE:-$HOME/.cache/promptscope/models}/SmolLM2-135M-Instruct.Q4_1.gguf"'
+  # promptscope serve driven by the official ollama, openai and anthropic clients
+  step clients-serve bash -c 'py="$(bash scripts/python-clients.sh)" && "$py" tests/clients/serve.py "$CARGO_TARGET_DIR/debug/promptscope" "${PROMPTSCOPE_CACHE:-$HOME/.cache/promptscope/models}/SmolLM2-135M-Instruct.Q4_1.gguf"'
+  # 64 concurrent dry-run clients for 30 s: every answer whole and its own
+  step load-serve cargo run -p promptscope-server --example load -- 64 30
 else
   skip clients-python "no promptscope binary"
+  skip clients-serve "no promptscope binary"
 fi
 if [[ "$trunk_ok" == PASS ]] && [[ "$cli_ok" == PASS ]]; then
   step e2e env PROMPTSCOPE_DIST="$PWD/dist" PROMPTSCOPE_CLI="$CARGO_TARGET_DIR/debug/promptscope" timeout 900 \

@@ -17,6 +17,7 @@ mod exec;
 mod generate;
 mod gguf;
 mod render;
+mod serve;
 mod store;
 mod tokenize;
 
@@ -53,6 +54,8 @@ enum Command {
     List(store::ListArgs),
     /// A stored model as `ollama show` prints it (or the /api/show body)
     Show(store::ShowArgs),
+    /// Ollama's HTTP API over a model store, with dry-run and debug modes
+    Serve(serve::Args),
 }
 
 /// A case's `model.modelfile` and `model.store` (spec: "A model from an
@@ -109,6 +112,7 @@ fn run(command: Command) -> Result<(), Failure> {
         Command::Cache(args) => cache::run(args),
         Command::List(args) => store::list(args),
         Command::Show(args) => store::show(args),
+        Command::Serve(args) => serve::run(args),
     }
 }
 

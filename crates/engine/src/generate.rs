@@ -182,7 +182,14 @@ pub fn run(
         let bytes = load_model().map_err(|e| Fail::new(500, e))?;
         let mut model = match Model::from_bytes(&bytes) {
             Ok(m) => m,
-            Err(e) => return Err(Fail::new(500, e.to_string())),
+            Err(e) => {
+                return Err(Fail::new(
+                    500,
+                    format!(
+                        "this model cannot be run here: {e}; send \"options\": {{\"num_predict\": 0}} to render and count the prompt without running it"
+                    ),
+                ))
+            }
         };
         drop(bytes);
         let load_duration = clock() - load_start;
@@ -253,4 +260,26 @@ pub fn run(
         }
     }
     Ok(())
+}
+
+/// The prompt's token count as the runner evaluates it (after its own
+/// truncation stage): what `prompt_eval_count` reports.
+pub fn prompt_tokens(case: &RenderCase, rendered: &Rendered, gguf: &Gguf) -> Result<usize, Fail> {
+    let Some(prompt) = &rendered.prompt else {
+        return Ok(0);
+    };
+    let request = &case.request;
+    let flag = |k: &str| request.get(k).and_then(Json::as_bool);
+    inference::generate::prepare(
+        &gguf.vocab,
+        prompt,
+        rendered.explain.leading_bos.as_deref(),
+        gguf.adds_bos(),
+        request.get("options").unwrap_or(&Json::Null),
+        4096,
+        flag("truncate") != Some(false),
+        flag("shift") != Some(false),
+    )
+    .map(|p| p.tokens.ids.len())
+    .map_err(|e| Fail::new(500, e.to_string()))
 }

@@ -529,6 +529,42 @@ fn quote_char(c: u8) -> String {
 /// error `json.Unmarshal` gives (`invalid character 'b' looking for
 /// beginning of object key string`, `unexpected end of JSON input`).
 pub fn check_valid(data: &[u8]) -> Result<(), String> {
+    scan(data, false).map(|_| ()).map_err(|e| match e {
+        First::Eof | First::UnexpectedEof => "unexpected end of JSON input".into(),
+        First::Syntax(s) => s,
+    })
+}
+
+/// How reading the first JSON value of a stream can fail (`json.Decoder`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum First {
+    /// Nothing but spaces: `io.EOF` (`EOF`; Ollama's handlers answer
+    /// `missing request body`).
+    Eof,
+    /// The value stops before its end: `io.ErrUnexpectedEOF`.
+    UnexpectedEof,
+    /// Go's syntax error text.
+    Syntax(String),
+}
+
+impl First {
+    /// The error's text, as `err.Error()` gives it.
+    pub fn text(&self) -> String {
+        match self {
+            First::Eof => "EOF".into(),
+            First::UnexpectedEof => "unexpected EOF".into(),
+            First::Syntax(s) => s.clone(),
+        }
+    }
+}
+
+/// `json.NewDecoder(r).Decode(&v)`'s view of a body: the end of the first
+/// JSON value (what follows it is never read), or its error.
+pub fn first_value(data: &[u8]) -> Result<usize, First> {
+    scan(data, true)
+}
+
+fn scan(data: &[u8], first: bool) -> Result<usize, First> {
     #[derive(Clone, Copy, PartialEq)]
     enum P {
         ObjKey,
@@ -556,14 +592,21 @@ pub fn check_valid(data: &[u8]) -> Result<(), String> {
         E0,
         Lit(&'static [u8], usize, &'static str),
     }
-    let err = |c: u8, ctx: &str| Err(format!("invalid character {} {ctx}", quote_char(c)));
+    let err = |c: u8, ctx: &str| {
+        Err(First::Syntax(format!(
+            "invalid character {} {ctx}",
+            quote_char(c)
+        )))
+    };
     let space = |c: u8| matches!(c, b' ' | b'\t' | b'\r' | b'\n');
+    let mut started = false;
     let mut stack: Vec<P> = Vec::new();
     let mut s = S::BeginValue;
     let mut i = 0;
     while i < data.len() {
         let c = data[i];
         i += 1;
+        started |= !space(c);
         // Each state either consumes c or hands it on (`again`).
         let mut again = true;
         while again {
@@ -583,14 +626,20 @@ pub fn check_valid(data: &[u8]) -> Result<(), String> {
                 S::BeginValue => match c {
                     b'{' => {
                         if stack.len() >= 10000 {
-                            return Err("exceeded max depth".into());
+                            return Err(First::Syntax(format!(
+                                "invalid character {} exceeded max depth",
+                                quote_char(c)
+                            )));
                         }
                         stack.push(P::ObjKey);
                         s = S::BeginStringOrEmpty;
                     }
                     b'[' => {
                         if stack.len() >= 10000 {
-                            return Err("exceeded max depth".into());
+                            return Err(First::Syntax(format!(
+                                "invalid character {} exceeded max depth",
+                                quote_char(c)
+                            )));
                         }
                         stack.push(P::Array);
                         s = S::BeginValueOrEmpty;
@@ -626,6 +675,9 @@ pub fn check_valid(data: &[u8]) -> Result<(), String> {
                 }
                 S::EndValue => {
                     let Some(&top) = stack.last() else {
+                        if first {
+                            return Ok(i - 1);
+                        }
                         s = S::EndTop;
                         again = true;
                         continue;
@@ -750,9 +802,10 @@ pub fn check_valid(data: &[u8]) -> Result<(), String> {
     }
     // eof: a number may end here; anything else unfinished is an error
     match s {
-        S::EndTop => Ok(()),
-        S::EndValue | S::One | S::Zero | S::Dot0 | S::E0 if stack.is_empty() => Ok(()),
-        _ => Err("unexpected end of JSON input".into()),
+        S::EndTop => Ok(data.len()),
+        S::EndValue | S::One | S::Zero | S::Dot0 | S::E0 if stack.is_empty() => Ok(data.len()),
+        S::BeginValue if !started && stack.is_empty() => Err(First::Eof),
+        _ => Err(First::UnexpectedEof),
     }
 }
 

@@ -86,6 +86,25 @@ impl J {
         s
     }
 
+    /// A JSON value written as Go writes the struct it stands for: keys in
+    /// the order given, integers as they are, floats in Go's form, strings
+    /// with Go's escapes.
+    pub fn from_ordered(v: &serde_json::Value) -> J {
+        match v {
+            serde_json::Value::Null => J::Null,
+            serde_json::Value::Bool(b) => J::Bool(*b),
+            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => J::Raw(n.to_string()),
+            serde_json::Value::Number(n) => J::float(n.as_f64().unwrap_or(0.0), 64),
+            serde_json::Value::String(s) => J::s(s.clone()),
+            serde_json::Value::Array(a) => J::Arr(a.iter().map(J::from_ordered).collect()),
+            serde_json::Value::Object(m) => J::Obj(
+                m.iter()
+                    .map(|(k, x)| (k.clone(), J::from_ordered(x)))
+                    .collect(),
+            ),
+        }
+    }
+
     /// A decoded JSON value (`any` as Go decodes it) re-encoded: map keys
     /// sorted, numbers as float64.
     pub fn from_any(v: &serde_json::Value) -> J {

@@ -1,0 +1,127 @@
+//! `promptscope serve [--listen HOST:PORT] [--models DIR]`: Ollama's HTTP
+//! API over a model store (`crates/server`).
+
+use std::io::Write;
+use std::net::{SocketAddr, ToSocketAddrs};
+
+use crate::store::Models;
+use crate::Failure;
+
+/// `promptscope serve`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Where to listen, as OLLAMA_HOST names it (default: $OLLAMA_HOST, else
+    /// 127.0.0.1:11434); a port of 0 takes a free one
+    #[arg(long, value_name = "HOST:PORT")]
+    listen: Option<String>,
+    #[command(flatten)]
+    models: Models,
+    /// No access or template-selection lines
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// `envconfig.Host()`: `[scheme://]host[:port][/path]`, 127.0.0.1 and 11434
+/// by default (80 or 443 after an explicit scheme).
+pub fn parse_host(s: &str) -> Result<SocketAddr, String> {
+    let s = s.trim().trim_matches(|c| c == '"' || c == '\'');
+    let (scheme, hostport) = match s.split_once("://") {
+        Some((sc, rest)) => (sc, rest),
+        None => ("http", s),
+    };
+    let default_port = match (s.contains("://"), scheme) {
+        (true, "http") => "80",
+        (true, "https") => "443",
+        _ => "11434",
+    };
+    let hostport = hostport.split('/').next().unwrap_or("");
+    let (host, port) = match hostport.rsplit_once(':') {
+        Some((h, p)) if !h.ends_with(']') || hostport.starts_with('[') => (
+            h.trim_start_matches('[').trim_end_matches(']').to_string(),
+            p.to_string(),
+        ),
+        _ => (
+            if hostport.is_empty() {
+                "127.0.0.1".to_string()
+            } else {
+                hostport
+                    .trim_start_matches('[')
+                    .trim_end_matches(']')
+                    .to_string()
+            },
+            default_port.to_string(),
+        ),
+    };
+    let port: u16 = match port.parse::<i64>() {
+        Ok(n) if (0..=65535).contains(&n) => n as u16,
+        _ => default_port.parse().unwrap_or(11434),
+    };
+    let host = if host.is_empty() {
+        "0.0.0.0".to_string()
+    } else {
+        host
+    };
+    (host.as_str(), port)
+        .to_socket_addrs()
+        .map_err(|e| format!("cannot resolve {host}: {e}"))?
+        .next()
+        .ok_or_else(|| format!("cannot resolve {host}"))
+}
+
+/// Runs the server until the process is stopped.
+pub fn run(args: Args) -> Result<(), Failure> {
+    let listen = match args.listen.or_else(|| {
+        std::env::var("OLLAMA_HOST")
+            .ok()
+            .filter(|s| !s.trim().is_empty())
+    }) {
+        Some(s) => parse_host(&s).map_err(Failure::Usage)?,
+        None => SocketAddr::from(([127, 0, 0, 1], 11434)),
+    };
+    let models = args.models.dir()?;
+    let mut cfg = server::Config::new(listen, models);
+    cfg.origins = std::env::var("OLLAMA_ORIGINS").ok();
+    cfg.no_cloud = ollama::compat::Env::truthy(std::env::var("OLLAMA_NO_CLOUD").ok().as_deref());
+    cfg.log = !args.quiet;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::Usage(format!("cannot start the server: {e}")))?;
+    rt.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(cfg.listen)
+            .await
+            .map_err(|e| Failure::Usage(format!("cannot listen on {}: {e}", cfg.listen)))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| Failure::Usage(e.to_string()))?;
+        let mut err = std::io::stderr();
+        if !addr.ip().is_loopback() {
+            let _ = writeln!(
+                err,
+                "promptscope: warning: listening on {addr}, which other machines can reach; every model in {} can be read through it",
+                cfg.models
+            );
+        }
+        let _ = writeln!(err, "Listening on {addr} (version 0.33.0-rc2)");
+        let state = server::State::new(cfg);
+        server::serve(listener, state)
+            .await
+            .map_err(|e| Failure::Usage(format!("the server stopped: {e}")))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_host;
+
+    #[test]
+    fn hosts_as_ollama_reads_them() {
+        assert_eq!(parse_host("127.0.0.1:11435").unwrap().port(), 11435);
+        assert_eq!(parse_host("0.0.0.0").unwrap().to_string(), "0.0.0.0:11434");
+        assert_eq!(parse_host("http://127.0.0.1").unwrap().port(), 80);
+        assert_eq!(parse_host("https://127.0.0.1").unwrap().port(), 443);
+        assert_eq!(parse_host(":8080").unwrap().to_string(), "0.0.0.0:8080");
+        assert_eq!(parse_host("[::1]:9").unwrap().to_string(), "[::1]:9");
+        assert_eq!(parse_host("127.0.0.1:99999").unwrap().port(), 11434);
+    }
+}

@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""`promptscope serve` driven by the official clients, not by our own HTTP
+code: the `ollama`, `openai` and `anthropic` Python packages (pinned in
+scripts/python-clients.sh) against a server on a free loopback port over a
+copy of the fixture store (crates/store/tests/fixture/models, written by
+Ollama's own create code) plus SmolLM2-135M, stored as Ollama stores a
+model (a manifest, a config, a TEMPLATE layer and the GGUF blob).
+
+Checks chat and generate (streamed and not, greedy text and counts equal to
+llama.cpp's), show and list, the three dry-run modes (`num_predict: 0`,
+`_debug_render_only`, `"debug": {"include": ["prompt"]}`), the /v1 routes
+through the OpenAI and Anthropic clients, and errors with Ollama's status
+codes and texts; `prompt_eval_count` equals `promptscope render --json`'s.
+
+    python tests/clients/serve.py PROMPTSCOPE_BIN SMOLLM2_GGUF
+"""
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import anthropic
+import httpx
+import ollama
+import openai
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURE = ROOT / "crates/store/tests/fixture/models"
+CHATML = ("{{- range .Messages }}<|im_start|>{{ .Role }}\n{{ .Content }}<|im_end|>\n{{ end }}"
+          "<|im_start|>assistant\n")
+SYSTEM = "You are a helpful assistant."
+QUESTION = "What is the capital of Japan?"
+ANSWER = "The capital of Japan is Tokyo."
+# llama.cpp's counts for this prompt (crates/inference/tests/golden/smollm2-greedy.jsonl)
+PROMPT_TOKENS, EVAL_TOKENS = 27, 8
+
+failures = []
+
+
+def check(what, got, want):
+    if got != want:
+        failures.append(f"{what}: got {got!r}, want {want!r}")
+
+
+def blob(store, data):
+    digest = hashlib.sha256(data).hexdigest()
+    (store / "blobs" / f"sha256-{digest}").write_bytes(data)
+    return {"digest": f"sha256:{digest}", "size": len(data)}
+
+
+def add_smollm2(store, gguf):
+    h = hashlib.sha256()
+    with open(gguf, "rb") as f:
+        for piece in iter(lambda: f.read(1 << 20), b""):
+            h.update(piece)
+    digest = h.hexdigest()
+    target = store / "blobs" / f"sha256-{digest}"
+    try:
+        os.link(gguf, target)
+    except OSError:
+        shutil.copyfile(gguf, target)
+    config = blob(store, json.dumps({"model_format": "gguf", "model_family": "llama", "model_families": ["llama"],
+                                     "model_type": "134.52M", "file_type": "Q4_1"}).encode())
+    template = blob(store, CHATML.encode())
+    manifest = {
+        "schemaVersion": 2,
+        "mediaType": "application/vnd.docker.distribution.manifest.v2+json",
+        "config": {"mediaType": "application/vnd.docker.container.image.v1+json", **config},
+        "layers": [
+            {"mediaType": "application/vnd.ollama.image.model", "digest": f"sha256:{digest}",
+             "size": os.path.getsize(gguf)},
+            {"mediaType": "application/vnd.ollama.image.template", **template},
+        ],
+    }
+    d = store / "manifests/registry.ollama.ai/library/smollm2"
+    d.mkdir(parents=True)
+    (d / "latest").write_text(json.dumps(manifest))
+
+
+def start(binary, store, log):
+    p = subprocess.Popen([binary, "serve", "--listen", "127.0.0.1:0", "--models", str(store)],
+                         stdout=subprocess.DEVNULL, stderr=open(log, "w"), text=True)
+    for _ in range(200):
+        first = log.read_text().splitlines()[:1]
+        if first and first[0].startswith("Listening on "):
+            return p, first[0].split()[2]
+        time.sleep(0.05)
+    p.kill()
+    sys.exit(f"the server did not start: {log.read_text()}")
+
+
+def render_count(binary, store, request, endpoint="chat"):
+    case = {"endpoint": endpoint, "model": {"store": str(store), "name": request["model"]}, "request": request}
+    out = subprocess.run([binary, "render", "--json"], input=json.dumps(case), capture_output=True, text=True)
+    return json.loads(out.stdout).get("prompt_eval_count")
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    binary, gguf = sys.argv[1:]
+    tmp = Path(tempfile.mkdtemp(prefix="promptscope-serve-"))
+    store = tmp / "models"
+    shutil.copytree(FIXTURE, store)
+    add_smollm2(store, gguf)
+    log = tmp / "serve.log"
+    server, addr = start(binary, store, log)
+    url = f"http://{addr}"
+    messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": QUESTION}]
+    greedy = {"temperature": 0, "num_predict": 64}
+    try:
+        c = ollama.Client(host=url)
+        # list and show
+        names = [m.model for m in c.list().models]
+        check("list has smollm2", "smollm2:latest" in names, True)
+        check("list has the fixture's models", "smol-go:latest" in names, True)
+        check("show template", c.show("smollm2").template, CHATML)
+        # chat, unstreamed and streamed: llama.cpp's greedy text and counts
+        r = c.chat(model="smollm2", messages=messages, options=greedy)
+        check("chat content", r.message.content, ANSWER)
+        check("chat prompt_eval_count", r.prompt_eval_count, PROMPT_TOKENS)
+        check("chat eval_count", r.eval_count, EVAL_TOKENS)
+        check("chat done_reason", r.done_reason, "stop")
+        parts = list(c.chat(model="smollm2", messages=messages, options=greedy, stream=True))
+        check("streamed content", "".join(p.message.content for p in parts), ANSWER)
+        check("streamed final", (parts[-1].done, parts[-1].prompt_eval_count), (True, PROMPT_TOKENS))
+        check("render --json agrees", render_count(binary, store, {"model": "smollm2", "messages": messages}),
+              PROMPT_TOKENS)
+        # generate: the template's legacy path
+        g = c.generate(model="smollm2", prompt=QUESTION, system=SYSTEM, options=greedy)
+        check("generate response", g.response, ANSWER)
+        check("generate prompt_eval_count", g.prompt_eval_count, PROMPT_TOKENS)
+        # dry runs: num_predict 0 counts without running
+        d = c.chat(model="smollm2", messages=messages, options={"num_predict": 0})
+        check("num_predict 0", (d.message.content, d.prompt_eval_count, d.done_reason), ("", PROMPT_TOKENS, "length"))
+        d = c.chat(model="smol-go", messages=[{"role": "user", "content": "hi"}], options={"num_predict": 0})
+        check("num_predict 0 on a fixture model",
+              d.prompt_eval_count, render_count(binary, store, {"model": "smol-go", "messages": [{"role": "user", "content": "hi"}]}))
+        h = httpx.Client(base_url=url, timeout=120)
+        raw = h.post("/api/chat", json={"model": "smollm2", "messages": messages, "_debug_render_only": True}).json()
+        prompt = (f"<|im_start|>system\n{SYSTEM}<|im_end|>\n<|im_start|>user\n{QUESTION}<|im_end|>\n"
+                  "<|im_start|>assistant\n")
+        check("_debug_render_only", raw.get("_debug_info", {}).get("rendered_template"), prompt)
+        lines = [json.loads(x) for x in h.post("/api/chat", json={
+            "model": "smollm2", "messages": messages, "options": {"num_predict": 0},
+            "debug": {"include": ["prompt"]}}).text.splitlines()]
+        check("debug include prompt", lines[0].get("debug"),
+              {"include": ["prompt"], "prompt": prompt, "prompt_eval_count": PROMPT_TOKENS})
+        # errors, with Ollama's status codes and texts
+        try:
+            c.chat(model="nope", messages=messages)
+            failures.append("unknown model: no error")
+        except ollama.ResponseError as e:
+            check("unknown model", (e.status_code, e.error), (404, "model 'nope' not found"))
+        try:
+            c.chat(model="smol-go", messages=messages, tools=[{"type": "function", "function": {"name": "f"}}])
+            failures.append("tools: no error")
+        except ollama.ResponseError as e:
+            check("tools", (e.status_code, e.error), (400, "registry.ollama.ai/library/smol-go:latest does not support tools"))
+        bad = h.post("/api/chat", content=b'{"model": "smollm2", "messages": 5}')
+        check("bad body", (bad.status_code, bad.json()),
+              (400, {"error": "json: cannot unmarshal number into Go struct field ChatRequest.messages of type []api.Message"}))
+        check("missing body", h.post("/api/chat", content=b"").json(), {"error": "missing request body"})
+        # /v1/chat/completions through the openai client
+        o = openai.OpenAI(base_url=url + "/v1", api_key="ollama", max_retries=0)
+        cc = o.chat.completions.create(model="smollm2", messages=messages, temperature=0, max_tokens=64)
+        check("openai content", cc.choices[0].message.content, ANSWER)
+        check("openai usage", (cc.usage.prompt_tokens, cc.usage.completion_tokens), (PROMPT_TOKENS, EVAL_TOKENS))
+        text = "".join(ch.choices[0].delta.content or "" for ch in o.chat.completions.create(
+            model="smollm2", messages=messages, temperature=0, max_tokens=64, stream=True) if ch.choices)
+        check("openai stream", text, ANSWER)
+        check("openai models", "smollm2:latest" in [m.id for m in o.models.list().data], True)
+        try:
+            o.chat.completions.create(model="nope", messages=messages)
+            failures.append("openai unknown model: no error")
+        except openai.NotFoundError as e:
+            check("openai unknown model", e.body.get("message") if isinstance(e.body, dict) else e.body,
+                  "model 'nope' not found")
+        # /v1/messages through the anthropic client
+        a = anthropic.Anthropic(base_url=url, api_key="ollama", max_retries=0)
+        m = a.messages.create(model="smollm2", max_tokens=64, system=SYSTEM, extra_body={"temperature": 0},
+                              messages=[{"role": "user", "content": QUESTION}])
+        check("anthropic text", m.content[0].text, ANSWER)
+        check("anthropic usage", m.usage.input_tokens, PROMPT_TOKENS)
+        with a.messages.stream(model="smollm2", max_tokens=64, system=SYSTEM, extra_body={"temperature": 0},
+                               messages=[{"role": "user", "content": QUESTION}]) as s:
+            final = s.get_final_message()
+        check("anthropic stream", final.content[0].text, ANSWER)
+        # a client that goes away mid-stream stops its generation
+        with h.stream("POST", "/api/chat", json={"model": "smollm2", "options": {"num_predict": 2000, "temperature": 0},
+                                                  "messages": [{"role": "user", "content": "Tell me a long story."}]}) as r:
+            next(r.iter_lines())
+        stopped = False
+        for _ in range(100):
+            if "client disconnected, generation stopped" in log.read_text():
+                stopped = True
+                break
+            time.sleep(0.1)
+        check("generation stops when the client goes", stopped, True)
+        # the access and template-selection lines
+        text = log.read_text()
+        check("template selection logged", 'msg="template selection" model=registry.ollama.ai/library/smollm2:latest selected=go_template' in text, True)
+    finally:
+        server.kill()
+        shutil.rmtree(tmp, ignore_errors=True)
+    for f in failures:
+        print("FAIL", f)
+    print(f"serve: {len(failures)} failures")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
