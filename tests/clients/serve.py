@@ -152,6 +152,19 @@ def main():
             "debug": {"include": ["prompt"]}}).text.splitlines()]
         check("debug include prompt", lines[0].get("debug"),
               {"include": ["prompt"], "prompt": prompt, "prompt_eval_count": PROMPT_TOKENS})
+        # tools: the qwen3 renderer's tools block, counted without running
+        tools = [{"type": "function", "function": {"name": "get_weather", "description": "Get the weather",
+                  "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
+        tmsgs = [{"role": "user", "content": "weather in Paris?"}]
+        t = c.chat(model="qwen3:0.6b", messages=tmsgs, tools=tools, options={"num_predict": 0})
+        check("tools counted", t.prompt_eval_count,
+              render_count(binary, store, {"model": "qwen3:0.6b", "messages": tmsgs, "tools": tools}))
+        shown = h.post("/api/chat", json={"model": "qwen3:0.6b", "messages": tmsgs, "tools": tools,
+                                           "_debug_render_only": True}).json()["_debug_info"]["rendered_template"]
+        check("tools rendered", '"name": "get_weather"' in shown, True)
+        oc = openai.OpenAI(base_url=url + "/v1", api_key="ollama", max_retries=0).chat.completions.create(
+            model="qwen3:0.6b", messages=tmsgs, tools=tools, max_tokens=0)
+        check("openai tools counted", oc.usage.prompt_tokens, t.prompt_eval_count)
         # errors, with Ollama's status codes and texts
         try:
             c.chat(model="nope", messages=messages)
