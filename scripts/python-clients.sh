@@ -10,10 +10,16 @@ venv="${PROMPTSCOPE_VENV:-$HOME/.cache/promptscope/venv}"
 pins=(openai==3.57.0 anthropic==2.15.0 ollama==0.6.3)
 
 if [[ ! -x "$venv/bin/python" ]]; then
-  python3 -m venv "$venv" >&2 || {
-    printf 'python-clients: error: cannot create a virtual environment at %s (python3 -m venv)\n' "$venv" >&2
-    exit 1
-  }
+  rm -rf "$venv"
+  if ! python3 -m venv "$venv" >&2 2>/dev/null; then
+    # Debian without python3-venv: the packages in a folder of their own,
+    # and a python that finds them there
+    rm -rf "$venv"
+    mkdir -p "$venv/bin" "$venv/site"
+    printf '#!/bin/sh\nPYTHONPATH="%s/site${PYTHONPATH:+:$PYTHONPATH}" exec python3 "$@"\n' "$venv" >"$venv/bin/python"
+    chmod +x "$venv/bin/python"
+    touch "$venv/site/.plain"
+  fi
 fi
 missing=()
 for pin in "${pins[@]}"; do
@@ -23,6 +29,10 @@ for pin in "${pins[@]}"; do
 done
 if [[ ${#missing[@]} -gt 0 ]]; then
   printf 'python-clients: installing %s\n' "${missing[*]}" >&2
-  "$venv/bin/python" -m pip install -q "${missing[@]}" >&2
+  if [[ -e "$venv/site/.plain" ]]; then
+    python3 -m pip install -q --target "$venv/site" "${missing[@]}" >&2
+  else
+    "$venv/bin/python" -m pip install -q "${missing[@]}" >&2
+  fi
 fi
 printf '%s\n' "$venv/bin/python"
