@@ -202,18 +202,7 @@ pub fn route_answer(
     use ollama::compat::{self, reply::Writer, Route};
     let route = Route::from_name(route)?;
     let conv = compat::convert(route, body).ok()?;
-    let ids = match route {
-        Route::OpenAiChat => (format!("chatcmpl-{}", seed % 999), String::new()),
-        Route::OpenAiCompletions => (format!("cmpl-{}", seed % 999), String::new()),
-        Route::OpenAiResponses => (
-            format!("resp_{}", seed % 999_999),
-            format!("msg_{}", (seed / 999_999) % 999_999),
-        ),
-        Route::AnthropicMessages => (
-            compat::anthropic::id_for("msg", &seed.to_string()),
-            String::new(),
-        ),
-    };
+    let ids = compat::reply::random_ids(route, seed);
     let text = body.to_string();
     let mut w = Writer::for_route(
         route,

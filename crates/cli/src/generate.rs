@@ -116,23 +116,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                     .duration_since(UNIX_EPOCH)
                     .unwrap_or_default();
                 let (now, n) = (clock.as_secs() as i64, clock.as_nanos() as u64);
-                // the ids the middleware draws at random
-                let ids = match rc.route {
-                    ollama::compat::Route::OpenAiChat => {
-                        (format!("chatcmpl-{}", n % 999), String::new())
-                    }
-                    ollama::compat::Route::OpenAiCompletions => {
-                        (format!("cmpl-{}", n % 999), String::new())
-                    }
-                    ollama::compat::Route::OpenAiResponses => (
-                        format!("resp_{}", n % 999_999),
-                        format!("msg_{}", (n / 999_999) % 999_999),
-                    ),
-                    ollama::compat::Route::AnthropicMessages => (
-                        ollama::compat::anthropic::id_for("msg", &n.to_string()),
-                        String::new(),
-                    ),
-                };
+                let ids = ollama::compat::reply::random_ids(rc.route, n);
                 sink.writer = Some(ollama::compat::reply::Writer::for_route(
                     rc.route,
                     &rc.body,

@@ -278,7 +278,9 @@ pub fn encode_string(out: &mut String, s: &str, html: bool) {
     out.push('"');
 }
 
-fn base64(bytes: &[u8]) -> String {
+/// Go's `base64.StdEncoding.EncodeToString` (how `encoding/json` writes a
+/// `[]byte`).
+pub fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {

@@ -441,26 +441,7 @@ pub fn unexpected_end() -> GoErr {
 
 /// Go's `base64.StdEncoding.EncodeToString`.
 pub fn base64_encode(b: &[u8]) -> String {
-    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut s = String::with_capacity(b.len().div_ceil(3) * 4);
-    for c in b.chunks(3) {
-        let n = (c[0] as u32) << 16
-            | (c.get(1).copied().unwrap_or(0) as u32) << 8
-            | c.get(2).copied().unwrap_or(0) as u32;
-        s.push(A[(n >> 18) as usize & 63] as char);
-        s.push(A[(n >> 12) as usize & 63] as char);
-        s.push(if c.len() > 1 {
-            A[(n >> 6) as usize & 63] as char
-        } else {
-            '='
-        });
-        s.push(if c.len() > 2 {
-            A[n as usize & 63] as char
-        } else {
-            '='
-        });
-    }
-    s
+    gotmpl::encoding_json::base64(b)
 }
 
 /// Reads a decoded struct (an object of the fields set).

@@ -404,9 +404,8 @@ async fn run(state: S, route: Option<Route>, native: Endpoint, body: Body) -> Re
     let (tx, mut rx) = mpsc::channel::<Msg>(32);
     let worker_state = state.clone();
     tokio::task::spawn_blocking(move || {
-        let sender = tx.clone();
         if let Err((status, ctype, body)) = work(&worker_state, route, native, &body, &tx) {
-            let _ = sender.blocking_send(Msg::Fail(status, ctype, body));
+            let _ = tx.blocking_send(Msg::Fail(status, ctype, body));
         }
     });
     match rx.recv().await {
@@ -587,18 +586,7 @@ fn work(
     let mut writer = match (&route, &converted) {
         (Some(r), Some(c)) => {
             let n = nanos();
-            let ids = match r {
-                Route::OpenAiChat => (format!("chatcmpl-{}", n % 999), String::new()),
-                Route::OpenAiCompletions => (format!("cmpl-{}", n % 999), String::new()),
-                Route::OpenAiResponses => (
-                    format!("resp_{}", n % 999_999),
-                    format!("msg_{}", (n / 999_999) % 999_999),
-                ),
-                Route::AnthropicMessages => (
-                    compat::anthropic::id_for("msg", &n.to_string()),
-                    String::new(),
-                ),
-            };
+            let ids = compat::reply::random_ids(*r, n);
             Some(
                 Writer::for_route(
                     *r,

@@ -142,11 +142,15 @@ fn empty(status: StatusCode) -> Response {
 
 // ---- the host check ----
 
-fn hostname() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .or_else(|_| std::fs::read_to_string("/etc/hostname"))
-        .map(|s| s.trim().to_lowercase())
-        .unwrap_or_default()
+/// `os.Hostname()`, lower-cased, read once.
+fn hostname() -> &'static str {
+    static NAME: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    NAME.get_or_init(|| {
+        std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .or_else(|_| std::fs::read_to_string("/etc/hostname"))
+            .map(|s| s.trim().to_lowercase())
+            .unwrap_or_default()
+    })
 }
 
 fn local_ip(ip: IpAddr) -> bool {

@@ -50,6 +50,11 @@ impl ApiMessage {
     }
 }
 
+/// An object in the order given (a Go struct's fields).
+pub(crate) fn obj(kv: Vec<(&str, J)>) -> J {
+    J::Obj(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+}
+
 /// An `any` as Go marshals what it decoded: maps sorted, numbers float64.
 pub(crate) fn any(v: &Json) -> J {
     J::from_any(v)

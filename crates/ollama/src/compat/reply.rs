@@ -49,10 +49,7 @@ pub(crate) fn tool_calls(calls: &[Json]) -> Vec<J> {
         .iter()
         .map(|tc| {
             let f = &tc["function"];
-            let args = match f.get("arguments") {
-                Some(Json::Object(m)) => ordered(m).to_json(),
-                _ => "{}".to_string(),
-            };
+            let args = arguments_json(tc);
             J::Obj(vec![
                 ("id".into(), J::s(tc["id"].as_str().unwrap_or(""))),
                 ("index".into(), J::int(f["index"].as_i64().unwrap_or(0))),
@@ -101,6 +98,25 @@ fn reason_or_null(reason: &str) -> J {
         J::Null
     } else {
         J::s(reason)
+    }
+}
+
+/// The ids a route's middleware draws at random for one request, drawn
+/// from `seed`: `chatcmpl-N` and `cmpl-N` (N below 999), Responses'
+/// `resp_N` and `msg_N` (below 999,999), Anthropic's `msg_` and 24 hex
+/// digits. The second is empty where the route draws one id.
+pub fn random_ids(route: Route, seed: u64) -> (String, String) {
+    match route {
+        Route::OpenAiChat => (format!("chatcmpl-{}", seed % 999), String::new()),
+        Route::OpenAiCompletions => (format!("cmpl-{}", seed % 999), String::new()),
+        Route::OpenAiResponses => (
+            format!("resp_{}", seed % 999_999),
+            format!("msg_{}", (seed / 999_999) % 999_999),
+        ),
+        Route::AnthropicMessages => (
+            super::anthropic::id_for("msg", &seed.to_string()),
+            String::new(),
+        ),
     }
 }
 

@@ -11,9 +11,7 @@ use super::reply::arguments_json;
 use crate::godecode::Got;
 use crate::gojson::J;
 
-fn o(kv: Vec<(&str, J)>) -> J {
-    J::Obj(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
-}
+use super::marshal::obj as o;
 
 /// `json.Marshal` of an `anthropic.ContentBlock` decoded from a request.
 fn block_json(b: &Json) -> J {

@@ -4,7 +4,7 @@
 
 use serde_json::Value as Json;
 
-use super::marshal::raw;
+use super::marshal::{obj, raw};
 use super::reply::{arguments_json, unix_seconds};
 use crate::godecode::Got;
 use crate::gojson::J;
@@ -40,6 +40,46 @@ fn opt_str(v: Option<&Json>) -> J {
         Some(Json::String(s)) => J::s(s),
         _ => J::Null,
     }
+}
+
+/// A `ResponsesTool` echoed back: its fields in struct order (the stream's
+/// map of them sorts them).
+fn tool_fields(t: &Got) -> Vec<(&'static str, J)> {
+    vec![
+        ("type", J::s(t.str("type"))),
+        ("name", J::s(t.str("name"))),
+        ("description", opt_str(t.get("description"))),
+        (
+            "strict",
+            t.get("strict")
+                .map(|b| J::Bool(b.as_bool().unwrap_or(false)))
+                .unwrap_or(J::Null),
+        ),
+        (
+            "parameters",
+            t.get("parameters").map(J::from_any).unwrap_or(J::Null),
+        ),
+    ]
+}
+
+/// The request's `text.format` echoed back (`{"type": "text"}` when it
+/// has none), fields in struct order.
+fn format_fields(g: &Got) -> Vec<(&'static str, J)> {
+    if g.sub("text").get("format").is_none() {
+        return vec![("type", J::s("text"))];
+    }
+    let f = g.sub("text").sub("format");
+    let mut format = vec![("type", J::s(f.str("type")))];
+    if !f.str("name").is_empty() {
+        format.push(("name", J::s(f.str("name"))));
+    }
+    if let Some(s) = f.get("schema") {
+        format.push(("schema", raw(s)));
+    }
+    if let Some(b) = f.get("strict").and_then(Json::as_bool) {
+        format.push(("strict", J::Bool(b)));
+    }
+    format
 }
 
 /// The `ResponsesWriter` state for one request.
@@ -160,24 +200,7 @@ impl Responses {
         J::Arr(
             g.list("tools")
                 .iter()
-                .map(|t| {
-                    let t = Got::of(Some(t));
-                    m(vec![
-                        ("type", J::s(t.str("type"))),
-                        ("name", J::s(t.str("name"))),
-                        ("description", opt_str(t.get("description"))),
-                        (
-                            "strict",
-                            t.get("strict")
-                                .map(|b| J::Bool(b.as_bool().unwrap_or(false)))
-                                .unwrap_or(J::Null),
-                        ),
-                        (
-                            "parameters",
-                            t.get("parameters").map(J::from_any).unwrap_or(J::Null),
-                        ),
-                    ])
-                })
+                .map(|t| m(tool_fields(&Got::of(Some(t)))))
                 .collect(),
         )
     }
@@ -192,20 +215,7 @@ impl Responses {
             .get("truncation")
             .and_then(Json::as_str)
             .unwrap_or("disabled");
-        let mut format = vec![("type", J::s("text"))];
-        let f = g.sub("text").sub("format");
-        if g.sub("text").get("format").is_some() {
-            format = vec![("type", J::s(f.str("type")))];
-            if !f.str("name").is_empty() {
-                format.push(("name", J::s(f.str("name"))));
-            }
-            if let Some(s) = f.get("schema") {
-                format.push(("schema", raw(s)));
-            }
-            if let Some(b) = f.get("strict").and_then(Json::as_bool) {
-                format.push(("strict", J::Bool(b)));
-            }
-        }
+        let format = format_fields(&g);
         let rs = g.sub("reasoning");
         let reasoning = if !rs.str("effort").is_empty() || !rs.str("summary").is_empty() {
             let v = |k: &str| match rs.str(k) {
@@ -557,43 +567,13 @@ impl Responses {
         }
         fn tool(t: &Json) -> J {
             let t = Got::of(Some(t));
-            let mut o = vec![
-                ("type".to_string(), J::s(t.str("type"))),
-                ("name".into(), J::s(t.str("name"))),
-                ("description".into(), opt_str(t.get("description"))),
-                (
-                    "strict".into(),
-                    t.get("strict")
-                        .map(|b| J::Bool(b.as_bool().unwrap_or(false)))
-                        .unwrap_or(J::Null),
-                ),
-                (
-                    "parameters".into(),
-                    t.get("parameters").map(J::from_any).unwrap_or(J::Null),
-                ),
-            ];
+            let mut o = tool_fields(&t);
             if !t.list("tools").is_empty() {
-                o.push((
-                    "tools".into(),
-                    J::Arr(t.list("tools").iter().map(tool).collect()),
-                ));
+                o.push(("tools", J::Arr(t.list("tools").iter().map(tool).collect())));
             }
-            J::Obj(o)
+            obj(o)
         }
-        let mut format = vec![("type".to_string(), J::s("text"))];
-        if g.sub("text").get("format").is_some() {
-            let f = g.sub("text").sub("format");
-            format = vec![("type".to_string(), J::s(f.str("type")))];
-            if !f.str("name").is_empty() {
-                format.push(("name".into(), J::s(f.str("name"))));
-            }
-            if let Some(s) = f.get("schema") {
-                format.push(("schema".into(), raw(s)));
-            }
-            if let Some(b) = f.get("strict").and_then(Json::as_bool) {
-                format.push(("strict".into(), J::Bool(b)));
-            }
-        }
+        let format = format_fields(&g);
         let rs = g.sub("reasoning");
         let reasoning = if !rs.str("effort").is_empty() || !rs.str("summary").is_empty() {
             let mut o = Vec::new();
@@ -647,7 +627,7 @@ impl Responses {
                 ),
             ),
             ("parallel_tool_calls", J::Bool(true)),
-            ("text", J::Obj(vec![("format".into(), J::Obj(format))])),
+            ("text", J::Obj(vec![("format".into(), obj(format))])),
             ("top_p", J::float(f64_or("top_p"), 64)),
             ("presence_penalty", J::int(0)),
             ("frequency_penalty", J::int(0)),
@@ -684,6 +664,6 @@ impl Responses {
             ("safety_identifier", J::Null),
             ("prompt_cache_key", J::Null),
         ];
-        J::Obj(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+        obj(kv)
     }
 }
