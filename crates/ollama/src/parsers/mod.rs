@@ -1,0 +1,548 @@
+//! Ollama's built-in output parsers (`model/parsers`), file for file: each
+//! Go file `model/parsers/X.go` is `parsers/X.rs` here, and `parsers.go`
+//! (the `Parser` interface, `ParserForName`, `PassthroughParser` and the
+//! string helpers) is this module.
+//!
+//! A parser turns the runner's streamed text into `content`, `thinking`
+//! and tool calls. The `/api/chat` and `/api/generate` handlers build one
+//! with [`parser_for_name`] from the model's `PARSER` (or `harmony` for
+//! gpt-oss), call [`Parser::init`] once with the request's tools, the last
+//! message (chat only: prefill) and `think`, then [`Parser::add`] for each
+//! piece the runner sends and once more, with `done`, at the end.
+//!
+//! The capability table ([`parser_capabilities`]) feeds
+//! `Model.Capabilities()`; `Init`'s returned tools feed the prompt.
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value as Json};
+
+use crate::api::{Message, Think, Tool, ToolCall};
+use crate::gojson::J;
+use gotmpl::unicode::{is_digit, is_letter, is_space};
+
+mod cogito;
+mod cohere;
+mod deepseek3;
+mod functiongemma;
+mod gemma4;
+mod glimmer;
+mod glm46;
+mod glm47;
+mod glmocr;
+mod laguna;
+mod lfm2;
+mod ministral;
+mod nemotron3nano;
+mod olmo3;
+mod olmo3_think;
+mod qwen3;
+mod qwen35;
+mod qwen3coder;
+mod qwen3vl;
+
+/// What one [`Parser::add`] gives back: Go's `(content, thinking, calls)`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Added {
+    /// Content to emit now.
+    pub content: String,
+    /// Thinking to emit now.
+    pub thinking: String,
+    /// Tool calls completed by this piece (Go's `nil` is empty).
+    pub calls: Vec<ToolCall>,
+}
+
+impl Added {
+    /// Content only.
+    pub fn content(s: impl Into<String>) -> Added {
+        Added {
+            content: s.into(),
+            ..Added::default()
+        }
+    }
+}
+
+/// `parsers.Parser`. Errors are Go's `err.Error()` texts.
+pub trait Parser {
+    /// `Init(tools, lastMessage, thinkValue)`: the tools to render with.
+    fn init(
+        &mut self,
+        tools: &[Tool],
+        last_message: Option<&Message>,
+        think: Option<&Think>,
+    ) -> Vec<Tool>;
+    /// `Add(s, done)`.
+    fn add(&mut self, s: &str, done: bool) -> Result<Added, String>;
+    /// `PreservedTokens()`.
+    fn preserved_tokens(&self) -> Vec<String>;
+    /// `HasToolSupport()`.
+    fn has_tool_support(&self) -> bool;
+    /// `HasThinkingSupport()`.
+    fn has_thinking_support(&self) -> bool;
+}
+
+/// A module's constructors: by `ParserForName` name, and by Go type name
+/// with the struct's configuration fields (how Ollama's tests build them).
+pub(crate) struct Constructors {
+    pub by_name: fn(&str) -> Option<Box<dyn Parser>>,
+    pub by_go_type: fn(&str, &Config) -> Option<Box<dyn Parser>>,
+}
+
+/// A Go struct literal's configuration fields, by Go field name.
+pub(crate) type Config = Map<String, Json>;
+
+fn modules() -> [Constructors; 20] {
+    [
+        passthrough_constructors(),
+        cogito::constructors(),
+        cohere::constructors(),
+        deepseek3::constructors(),
+        functiongemma::constructors(),
+        gemma4::constructors(),
+        glimmer::constructors(),
+        glm46::constructors(),
+        glm47::constructors(),
+        glmocr::constructors(),
+        laguna::constructors(),
+        lfm2::constructors(),
+        ministral::constructors(),
+        nemotron3nano::constructors(),
+        olmo3::constructors(),
+        olmo3_think::constructors(),
+        qwen3::constructors(),
+        qwen35::constructors(),
+        qwen3coder::constructors(),
+        qwen3vl::constructors(),
+    ]
+}
+
+/// `parsers.ParserForName(name)`; `None` for a name it does not know.
+pub fn parser_for_name(name: &str) -> Option<Box<dyn Parser>> {
+    if name == "harmony" {
+        return Some(Box::new(crate::harmony::HarmonyMessageHandler::new()));
+    }
+    modules().iter().find_map(|m| (m.by_name)(name))
+}
+
+/// The parser a Go test builds as `&T{field: value, ...}` (`ty` is the Go
+/// type name, `config` its non-zero configuration fields by Go name).
+#[doc(hidden)]
+pub fn for_go_type(ty: &str, config: &Map<String, Json>) -> Option<Box<dyn Parser>> {
+    if ty == "HarmonyMessageHandler" {
+        return Some(Box::new(crate::harmony::HarmonyMessageHandler::new()));
+    }
+    modules().iter().find_map(|m| (m.by_go_type)(ty, config))
+}
+
+/// A bool configuration field of a Go struct literal (absent = `false`).
+#[allow(dead_code)]
+pub(crate) fn cfg_bool(config: &Config, field: &str) -> bool {
+    config.get(field).and_then(Json::as_bool).unwrap_or(false)
+}
+
+/// `PassthroughParser`: everything is content.
+#[derive(Clone, Debug, Default)]
+pub struct PassthroughParser;
+
+impl Parser for PassthroughParser {
+    fn init(&mut self, tools: &[Tool], _: Option<&Message>, _: Option<&Think>) -> Vec<Tool> {
+        tools.to_vec()
+    }
+    fn add(&mut self, s: &str, _done: bool) -> Result<Added, String> {
+        Ok(Added::content(s))
+    }
+    fn preserved_tokens(&self) -> Vec<String> {
+        Vec::new()
+    }
+    fn has_tool_support(&self) -> bool {
+        false
+    }
+    fn has_thinking_support(&self) -> bool {
+        false
+    }
+}
+
+fn passthrough_constructors() -> Constructors {
+    fn make() -> Box<dyn Parser> {
+        Box::new(PassthroughParser)
+    }
+    Constructors {
+        by_name: |n| (n == "passthrough").then(make),
+        by_go_type: |t, _| (t == "PassthroughParser").then(make),
+    }
+}
+
+/// `strings.TrimRightFunc(s, unicode.IsSpace)`.
+pub(crate) fn trim_right_space(s: &str) -> &str {
+    s.trim_end_matches(is_space)
+}
+
+/// `strings.TrimLeftFunc(s, unicode.IsSpace)`.
+pub(crate) fn trim_left_space(s: &str) -> &str {
+    s.trim_start_matches(is_space)
+}
+
+/// `strings.TrimSpace(s)`.
+#[allow(dead_code)]
+pub(crate) fn trim_space(s: &str) -> &str {
+    trim_left_space(trim_right_space(s))
+}
+
+/// `splitAtTag(sb, tag, trimAfter)`: the text before `tag` (trailing space
+/// trimmed) and after it (leading space trimmed when `trim_after`); the
+/// buffer keeps what is after. Without the tag the buffer empties and the
+/// whole text comes back as "before".
+#[allow(dead_code)]
+pub(crate) fn split_at_tag(sb: &mut String, tag: &str, trim_after: bool) -> (String, String) {
+    let Some(i) = sb.find(tag) else {
+        return (std::mem::take(sb), String::new());
+    };
+    let before = trim_right_space(&sb[..i]).to_string();
+    let mut after = &sb[i + tag.len()..];
+    if trim_after {
+        after = trim_left_space(after);
+    }
+    let after = after.to_string();
+    *sb = after.clone();
+    (before, after)
+}
+
+/// `overlap(s, delim)`: the longest suffix of `s` that is a prefix of
+/// `delim`, in bytes.
+#[allow(dead_code)]
+pub(crate) fn overlap(s: &str, delim: &str) -> usize {
+    let max = delim.len().min(s.len());
+    (1..=max)
+        .rev()
+        .find(|&i| s.as_bytes().ends_with(&delim.as_bytes()[..i]))
+        .unwrap_or(0)
+}
+
+/// `trailingWhitespaceLen(s)`: the length in bytes of trailing white space
+/// (Go's `unicode.IsSpace`).
+#[allow(dead_code)]
+pub(crate) fn trailing_whitespace_len(s: &str) -> usize {
+    s.len() - trim_right_space(s).len()
+}
+
+/// `json.Unmarshal(text, &v)` with `v any`: Go's syntax error texts, every
+/// number a float64 (a float [`serde_json::Number`]).
+#[allow(dead_code)]
+pub(crate) fn unmarshal_any(text: &str) -> Result<Json, String> {
+    crate::godecode::parse(text)
+        .map(|v| as_float64(&v))
+        .map_err(|e| e.text())
+}
+
+/// A decoded value with every number made a float64, as Go's `any` holds it.
+pub(crate) fn as_float64(v: &Json) -> Json {
+    match v {
+        Json::Number(n) => serde_json::Number::from_f64(n.as_f64().unwrap_or(0.0))
+            .map(Json::Number)
+            .unwrap_or(Json::Null),
+        Json::Array(a) => Json::Array(a.iter().map(as_float64).collect()),
+        Json::Object(m) => {
+            Json::Object(m.iter().map(|(k, x)| (k.clone(), as_float64(x))).collect())
+        }
+        x => x.clone(),
+    }
+}
+
+/// A Go `any` value as `encoding/json` writes it: an integer
+/// [`serde_json::Number`] stands for a Go `int`, a float one for a
+/// `float64` (Go's float format); an object for a `map[string]any` (keys
+/// sorted).
+pub fn go_any(v: &Json) -> J {
+    match v {
+        Json::Number(n) if n.is_i64() || n.is_u64() => J::Raw(n.to_string()),
+        Json::Number(n) => J::float(n.as_f64().unwrap_or(0.0), 64),
+        Json::Array(a) => J::Arr(a.iter().map(go_any).collect()),
+        Json::Object(m) => {
+            let mut kv: Vec<(String, J)> = m.iter().map(|(k, x)| (k.clone(), go_any(x))).collect();
+            kv.sort_by(|a, b| a.0.cmp(&b.0));
+            J::Obj(kv)
+        }
+        Json::Null => J::Null,
+        Json::Bool(b) => J::Bool(*b),
+        Json::String(s) => J::s(s.clone()),
+    }
+}
+
+/// An `api.ToolCall` as Go marshals it (`id` omitted when empty, the
+/// arguments in their order, `{}` for a nil map).
+pub fn tool_call_json(c: &ToolCall) -> J {
+    let mut o = Vec::new();
+    if !c.id.is_empty() {
+        o.push(("id".to_string(), J::s(&c.id)));
+    }
+    let args = match &c.function.arguments {
+        Some(m) => J::Obj(m.iter().map(|(k, v)| (k.clone(), go_any(v))).collect()),
+        None if c.function.arguments_null => J::Null,
+        None => J::Obj(Vec::new()),
+    };
+    o.push((
+        "function".to_string(),
+        J::Obj(vec![
+            ("index".to_string(), J::int(c.function.index)),
+            ("name".to_string(), J::s(&c.function.name)),
+            ("arguments".to_string(), args),
+        ]),
+    ));
+    J::Obj(o)
+}
+
+/// `[]api.ToolCall` as Go marshals it (`null` for none).
+pub fn tool_calls_json(calls: &[ToolCall]) -> String {
+    if calls.is_empty() {
+        return "null".to_string();
+    }
+    J::Arr(calls.iter().map(tool_call_json).collect()).to_json()
+}
+
+/// The names `parsers.ParserForName` knows, in the order of Go's switch.
+pub const PARSER_NAMES: [&str; 27] = [
+    "qwen3",
+    "qwen3-thinking",
+    "qwen3.5",
+    "ornith",
+    "qwen3-coder",
+    "qwen3-vl-instruct",
+    "qwen3-vl-thinking",
+    "ministral",
+    "passthrough",
+    "harmony",
+    "cogito",
+    "deepseek3",
+    "olmo3",
+    "olmo3-think",
+    "nemotron-3-nano",
+    "nemotron-3.5-nano",
+    "functiongemma",
+    "glm-4.7",
+    "gemma4",
+    "gemma4-no-thinking",
+    "glm-ocr",
+    "lfm2",
+    "lfm2-thinking",
+    "laguna",
+    "poolside-v1",
+    "cohere",
+    "glimmer",
+];
+
+/// `(HasToolSupport(), HasThinkingSupport())` of the parser
+/// `ParserForName(name)` builds, or `None` for a name it does not know
+/// (Go's `nil` parser, which adds no capabilities).
+pub fn parser_capabilities(name: &str) -> Option<(bool, bool)> {
+    Some(match name {
+        "qwen3" => (true, false),
+        "qwen3-thinking" => (true, true),
+        "qwen3.5" | "ornith" => (true, true),
+        "qwen3-coder" => (true, false),
+        "qwen3-vl-instruct" => (true, false),
+        "qwen3-vl-thinking" => (true, true),
+        "ministral" => (true, false),
+        "passthrough" => (false, false),
+        "harmony" => (true, true),
+        "cogito" => (true, true),
+        "deepseek3" => (true, true),
+        "olmo3" => (true, false),
+        "olmo3-think" => (false, true),
+        "nemotron-3-nano" | "nemotron-3.5-nano" => (true, true),
+        "functiongemma" => (true, false),
+        // GLM47Parser embeds GLM46Parser.
+        "glm-4.7" => (true, true),
+        "gemma4" => (true, true),
+        "gemma4-no-thinking" => (true, false),
+        // GlmOcrParser embeds GLM46Parser and turns thinking off.
+        "glm-ocr" => (true, false),
+        "lfm2" => (true, false),
+        "lfm2-thinking" => (true, true),
+        // LagunaV8Parser embeds LagunaParser.
+        "laguna" | "poolside-v1" => (true, true),
+        "cohere" => (true, true),
+        "glimmer" => (true, true),
+        _ => return None,
+    })
+}
+
+/// `HasToolSupport()` of a built-in parser; `false` for an unknown name.
+pub fn has_tool_support(name: &str) -> bool {
+    parser_capabilities(name).is_some_and(|(tools, _)| tools)
+}
+
+/// `HasThinkingSupport()` of a built-in parser; `false` for an unknown name.
+pub fn has_thinking_support(name: &str) -> bool {
+    parser_capabilities(name).is_some_and(|(_, thinking)| thinking)
+}
+
+/// `parser.Init(tools, ..)`'s returned tools for the parser `name`: the
+/// harmony parser renames them ([`harmony_rename_tools`]); every other
+/// parser, and an unknown name (no parser), leaves them as they are.
+pub fn init_tools(name: &str, tools: &[Tool]) -> Vec<Tool> {
+    if name == "harmony" {
+        harmony_rename_tools(tools)
+    } else {
+        tools.to_vec()
+    }
+}
+
+/// The harmony parser's `Init` (`harmony/harmonyparser.go`): each named
+/// tool's function name becomes a TypeScript-like identifier
+/// (`FunctionNameMap.ConvertAndAdd`):
+///
+/// - space, `-` and `.` become `_`; other characters that are not letters,
+///   digits (Go's `unicode.IsLetter` / `IsDigit`), `_` or `$` are dropped;
+/// - an empty result becomes `unnamed`; a leading ASCII digit gets `_`
+///   prepended;
+/// - a name already produced gets `_2`, `_3`, … (even for a repeated
+///   original name);
+/// - `browser.open`, `browser.search`, `browser.find` and `python` are kept
+///   as they are.
+///
+/// Tools with an empty name are left alone.
+pub fn harmony_rename_tools(tools: &[Tool]) -> Vec<Tool> {
+    let mut taken: HashSet<String> = HashSet::new();
+    tools
+        .iter()
+        .map(|tool| {
+            let mut tool = tool.clone();
+            if !tool.function.name.is_empty() {
+                let user = &tool.function.name;
+                let mut name = derive_name(user, &taken);
+                if matches!(
+                    user.as_str(),
+                    "browser.open" | "browser.search" | "browser.find" | "python"
+                ) {
+                    name = user.clone();
+                }
+                taken.insert(name.clone());
+                tool.function.name = name;
+            }
+            tool
+        })
+        .collect()
+}
+
+/// `convertToValidChars`.
+fn convert_to_valid_chars(name: &str) -> String {
+    let candidate: String = name
+        .chars()
+        .filter_map(|r| match r {
+            ' ' | '-' | '.' => Some('_'),
+            r if is_letter(r) || is_digit(r) || r == '_' || r == '$' => Some(r),
+            _ => None,
+        })
+        .collect();
+    if candidate.is_empty() {
+        return "unnamed".to_string();
+    }
+    // Go checks the first byte as a rune: only an ASCII digit matches.
+    if candidate.as_bytes()[0].is_ascii_digit() {
+        return format!("_{candidate}");
+    }
+    candidate
+}
+
+/// `deriveName`: the converted name, suffixed until unused.
+fn derive_name(name: &str, taken: &HashSet<String>) -> String {
+    let original = convert_to_valid_chars(name);
+    let mut candidate = original.clone();
+    let mut count = 2;
+    while taken.contains(&candidate) {
+        candidate = format!("{original}_{count}");
+        count += 1;
+    }
+    candidate
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::ToolFunction;
+
+    fn tools(names: &[&str]) -> Vec<Tool> {
+        names
+            .iter()
+            .map(|n| Tool {
+                type_: "function".into(),
+                function: ToolFunction {
+                    name: n.to_string(),
+                    ..ToolFunction::default()
+                },
+                ..Tool::default()
+            })
+            .collect()
+    }
+
+    fn names(ts: &[Tool]) -> Vec<String> {
+        ts.iter().map(|t| t.function.name.clone()).collect()
+    }
+
+    #[test]
+    fn harmony_names() {
+        // Recorded from the Go harmony parser's Init.
+        let renamed = harmony_rename_tools(&tools(&[
+            "get-weather.v2",
+            "9lives",
+            "get weather",
+            "get_weather",
+            "get_weather",
+            "",
+            "!!!",
+            "python",
+            "python",
+            "browser.open",
+            "héllo wörld",
+            "a$b%c",
+            "٣x",
+            "unnamed",
+            "unnamed",
+            "python_2",
+            "x.y-z w",
+            "日本語",
+            "Ⅻ",
+            "_",
+        ]));
+        assert_eq!(
+            names(&renamed),
+            [
+                "get_weather_v2",
+                "_9lives",
+                "get_weather",
+                "get_weather_2",
+                "get_weather_3",
+                "",
+                "unnamed",
+                "python",
+                "python",
+                "browser.open",
+                "héllo_wörld",
+                "a$bc",
+                "٣x",
+                "unnamed_2",
+                "unnamed_3",
+                "python_2",
+                "x_y_z_w",
+                "日本語",
+                "unnamed_4",
+                "_",
+            ]
+        );
+        assert_eq!(names(&init_tools("qwen3", &tools(&["a-b"]))), ["a-b"]);
+        assert_eq!(names(&init_tools("harmony", &tools(&["a-b"]))), ["a_b"]);
+    }
+
+    #[test]
+    fn capabilities() {
+        assert!(PARSER_NAMES
+            .iter()
+            .all(|n| parser_capabilities(n).is_some()));
+        assert_eq!(parser_capabilities("passthrough"), Some((false, false)));
+        assert_eq!(parser_capabilities("olmo3-think"), Some((false, true)));
+        assert_eq!(parser_capabilities("glm-ocr"), Some((true, false)));
+        assert_eq!(parser_capabilities("nope"), None);
+        assert!(!has_tool_support("nope"));
+        assert!(has_thinking_support("poolside-v1"));
+    }
+}
