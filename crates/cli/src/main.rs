@@ -16,6 +16,7 @@ mod cache;
 mod exec;
 mod generate;
 mod gguf;
+mod parse;
 mod render;
 mod serve;
 mod store;
@@ -56,6 +57,8 @@ enum Command {
     Show(store::ShowArgs),
     /// Ollama's HTTP API over a model store, with dry-run and debug modes
     Serve(serve::Args),
+    /// What Ollama makes of the model's output: content, thinking, tool calls
+    Parse(parse::Args),
 }
 
 /// A case's `model.modelfile` and `model.store` (spec: "A model from an
@@ -113,6 +116,7 @@ fn run(command: Command) -> Result<(), Failure> {
         Command::List(args) => store::list(args),
         Command::Show(args) => store::show(args),
         Command::Serve(args) => serve::run(args),
+        Command::Parse(args) => parse::run(args),
     }
 }
 

@@ -131,6 +131,11 @@ pub fn run(
         json!({"rendered_template": prompt, "options": options.to_json(), "prompt_tokens": tokens.ids.len()})
     });
     let raw = endpoint == Endpoint::Generate && flag("raw") == Some(true);
+    let has_tools = endpoint == Endpoint::Chat
+        && request
+            .get("tools")
+            .and_then(Json::as_array)
+            .is_some_and(|t| !t.is_empty());
     let context = |text: &str| -> Option<Vec<u32>> {
         (endpoint == Endpoint::Generate && !raw)
             .then(|| {
@@ -206,23 +211,37 @@ pub fn run(
             d["seed"] = g.seed().into();
             d
         });
-        // the generic thinking parser, when the render chose one
-        let mut shaper =
-            response::Shaper::new(endpoint, rendered.explain.thinking_tags.as_ref(), &prompt);
+        // what the handler makes of the pieces: the model's parser, the
+        // generic thinking parser, the TEMPLATE's tool parser
+        let setup = case.answer_setup(&prompt).map_err(|e| Fail::new(500, e))?;
+        let mut handler = ollama::answer::Handler::new(
+            &setup,
+            ollama::answer::tool_call_ids(u64::from(seed) ^ clock()),
+        );
+        g.preserve_tokens(&preserved_token_ids(&gguf.vocab, &handler));
+        let mut repeats = ollama::answer::RepeatGuard::default();
         let reason = loop {
             match g.step(&mut model, &gguf.vocab, &clock) {
                 Ok(Step::Text(t)) if t.is_empty() => {}
                 Ok(Step::Text(t)) => {
-                    let Some((thinking, content)) = shaper.piece(&t) else {
-                        continue;
+                    if repeats.aborts(&t) {
+                        // llama_server.go: the prediction is aborted and
+                        // no final response follows
+                        break None;
+                    }
+                    let out = match handler.piece(&t, false) {
+                        Ok(Some(out)) => out,
+                        Ok(None) => continue,
+                        Err(e) => return Err(Fail::new(500, e)),
                     };
                     let c = response::chunk(
                         endpoint,
                         &Chunk {
                             model: &model_name,
                             created_at: &now_created_at(),
-                            content: &content,
-                            thinking: &thinking,
+                            content: &out.content,
+                            thinking: &out.thinking,
+                            tool_calls: &out.tool_calls,
                             debug: debug.take(),
                             ..Chunk::default()
                         },
@@ -231,10 +250,22 @@ pub fn run(
                         return Ok(());
                     }
                 }
-                Ok(Step::Done(r)) => break r,
+                Ok(Step::Done(r)) => break Some(r),
                 Err(e) => return Err(Fail::new(500, e.to_string())),
             }
         };
+        let Some(reason) = reason else {
+            if !stream {
+                if let Some(one) = response::aggregate(endpoint, has_tools, &chunks) {
+                    emit(one);
+                }
+            }
+            return Ok(());
+        };
+        let last = handler
+            .piece("", true)
+            .map_err(|e| Fail::new(500, e))?
+            .unwrap_or_default();
         let t = g.timings();
         let ctx = context(g.text());
         let metrics = t.metrics(clock(), load_duration);
@@ -243,11 +274,13 @@ pub fn run(
             &Chunk {
                 model: &model_name,
                 created_at: &now_created_at(),
+                content: &last.content,
+                thinking: &last.thinking,
+                tool_calls: &last.tool_calls,
                 done: Some(reason.as_str()),
                 metrics,
                 context: ctx.as_deref(),
                 debug: debug.take(),
-                ..Chunk::default()
             },
         );
         if !send(c) {
@@ -255,11 +288,26 @@ pub fn run(
         }
     }
     if !stream {
-        if let Some(one) = response::aggregate(endpoint, &chunks) {
+        if let Some(one) = response::aggregate(endpoint, has_tools, &chunks) {
             emit(one);
         }
     }
     Ok(())
+}
+
+/// The token ids llama-server renders as text although they are special
+/// (`preserved_tokens`: the parser's grammar tokens and the tool tag's
+/// leading special token, llm/llama_server.go), each kept only when it is
+/// one token, as llama-server keeps it.
+fn preserved_token_ids(vocab: &tokenizer::Vocab, handler: &ollama::answer::Handler) -> Vec<u32> {
+    handler
+        .preserved_tokens()
+        .iter()
+        .filter_map(|t| match vocab.tokenize(t, false, true) {
+            Ok(ids) if ids.len() == 1 => Some(ids[0]),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The prompt's token count as the runner evaluates it (after its own

@@ -174,6 +174,8 @@ pub struct Generation {
     sent: String,
     done: Option<DoneReason>,
     timings: Timings,
+    /// special tokens rendered as text (llama-server's `preserved_tokens`)
+    preserved: Vec<u32>,
 }
 
 /// Evaluates the prompt in batches of this many tokens (llama-server's
@@ -230,6 +232,7 @@ impl Generation {
             sent: String::new(),
             done: None,
             timings,
+            preserved: Vec::new(),
         })
     }
 
@@ -251,6 +254,12 @@ impl Generation {
     /// Counts and durations so far.
     pub fn timings(&self) -> Timings {
         self.timings
+    }
+
+    /// Special tokens to render as text, as llama-server does for a
+    /// request's `preserved_tokens` (the parser's grammar tokens).
+    pub fn preserve_tokens(&mut self, ids: &[u32]) {
+        self.preserved = ids.to_vec();
     }
 
     /// Why it ended, once it has.
@@ -285,7 +294,9 @@ impl Generation {
             // text held back for a stop string that never came goes out
             return Ok(Step::Text(self.flush()));
         }
-        let piece = vocab.token_to_piece(id, 0, false).unwrap_or_default();
+        // llama-server renders a special token only when it is preserved
+        let special = self.preserved.contains(&id);
+        let piece = vocab.token_to_piece(id, 0, special).unwrap_or_default();
         self.held.extend_from_slice(&piece);
         let text = self.release();
         if self.done.is_some() {

@@ -30,6 +30,15 @@ pub struct RenderCase {
     pub route: Option<RouteCase>,
 }
 
+/// Why [`RenderCase::answer`] gives no answer.
+#[derive(Debug)]
+pub enum AnswerError {
+    /// Ollama fails the request before the model runs.
+    Ollama(Failure),
+    /// Promptscope cannot say what Ollama would make of it.
+    Unsupported(String),
+}
+
 /// A render case's compatibility-route request.
 #[derive(Clone, Debug)]
 pub struct RouteCase {
@@ -189,6 +198,54 @@ impl RenderCase {
             go_template_env: GoTemplateEnv::from_env_value(env),
             route,
         })
+    }
+
+    /// What the handler knows when the runner starts answering (the case
+    /// rendered to `prompt`).
+    pub fn answer_setup(&self, prompt: &str) -> Result<crate::answer::Setup, String> {
+        let relax_thinking = match &self.route {
+            Some(RouteCase {
+                converted: Ok(c), ..
+            }) => c.relax_thinking,
+            _ => false,
+        };
+        let settings = Settings {
+            date: self.date.unwrap_or_else(Date::today_utc),
+            go_template_env: self.go_template_env.clone(),
+            tokenizer: None,
+            default_num_ctx: 4096,
+            relax_thinking,
+        };
+        server::answer_setup(self.endpoint, &self.model, &self.request, &settings, prompt)
+    }
+
+    /// `promptscope parse`: the case rendered, then the model's output (the
+    /// runner's pieces) through the handler.
+    pub fn answer(
+        &self,
+        pieces: &[String],
+        ids: Box<dyn FnMut() -> String>,
+    ) -> Result<crate::answer::Answer, AnswerError> {
+        let rendered = self.render(None).map_err(AnswerError::Ollama)?;
+        let Some(prompt) = rendered.prompt.clone() else {
+            // no messages / no prompt: Ollama loads the model and answers
+            // `done_reason: "load"` without running it
+            return Ok(crate::answer::Answer::loaded_only(self.endpoint));
+        };
+        let setup = self.answer_setup(&prompt).map_err(|message| {
+            AnswerError::Ollama(Failure {
+                message,
+                status: 500,
+                explain: Box::new(rendered.explain.clone()),
+                body: None,
+            })
+        })?;
+        if setup.native {
+            return Err(AnswerError::Unsupported(
+                "this model renders through llama-server's own chat path (its GGUF chat template): llama-server's chat parser (llama.cpp common/chat.cpp), not Ollama's, reads its answer, and Promptscope does not reproduce that parser".into(),
+            ));
+        }
+        Ok(crate::answer::run(&setup, pieces, ids))
     }
 
     /// Renders the case.

@@ -511,7 +511,18 @@ fn quote_char(c: u8) -> String {
 /// beginning of object key string`, `unexpected end of JSON input`).
 pub fn check_valid(data: &[u8]) -> Result<(), String> {
     scan(data, false).map(|_| ()).map_err(|e| match e {
-        First::Eof | First::UnexpectedEof => "unexpected end of JSON input".into(),
+        First::Eof => "unexpected end of JSON input".into(),
+        // `scanner.eof()` steps once more with a space: inside a literal,
+        // a number's sign, fraction or exponent, or a string escape, that
+        // space is the invalid character
+        First::UnexpectedEof => {
+            let mut padded = data.to_vec();
+            padded.push(b' ');
+            match scan(&padded, false) {
+                Err(First::Syntax(s)) => s,
+                _ => "unexpected end of JSON input".into(),
+            }
+        }
         First::Syntax(s) => s,
     })
 }
@@ -871,7 +882,17 @@ mod scanner_tests {
             e("{\"a\":1 \"b\"}"),
             "invalid character '\"' after object key:value pair"
         );
-        assert_eq!(e("tru"), "unexpected end of JSON input");
+        assert_eq!(
+            e("tru"),
+            "invalid character ' ' in literal true (expecting 'e')"
+        );
+        assert_eq!(e("\"a\\"), "invalid character ' ' in string escape code");
+        assert_eq!(e("\"abc"), "unexpected end of JSON input");
+        assert_eq!(
+            e("[1."),
+            "invalid character ' ' after decimal point in numeric literal"
+        );
+        assert_eq!(e("-"), "invalid character ' ' in numeric literal");
         assert_eq!(
             e("trUe"),
             "invalid character 'U' in literal true (expecting 'u')"

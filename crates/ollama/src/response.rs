@@ -69,6 +69,8 @@ pub struct Chunk<'a> {
     pub content: &'a str,
     /// The thinking split out of it (omitted when empty, as Go's `omitempty`).
     pub thinking: &'a str,
+    /// Tool calls the parser found (omitted when none).
+    pub tool_calls: &'a [crate::api::ToolCall],
     /// `done_reason` on the final chunk; `None` while streaming.
     pub done: Option<&'a str>,
     /// Metrics (final chunk only).
@@ -79,47 +81,48 @@ pub struct Chunk<'a> {
     pub debug: Option<Json>,
 }
 
-/// How the handler turns the runner's streamed text into chunks: through
-/// the generic thinking parser when the render chose one
-/// ([`crate::server::Explain::thinking_tags`]).
-#[derive(Clone, Debug)]
-pub struct Shaper {
-    endpoint: Endpoint,
-    parser: Option<crate::thinking::Parser>,
-}
-
-impl Shaper {
-    /// The shaper for a request whose prompt is `prompt`. A prompt that
-    /// ends with the opening tag (after trimming) starts inside the
-    /// thinking, as the handler feeds the tag to the parser first.
-    pub fn new(
-        endpoint: Endpoint,
-        thinking_tags: Option<&(String, String)>,
-        prompt: &str,
-    ) -> Shaper {
-        let parser = thinking_tags.map(|(open, close)| {
-            let mut p = crate::thinking::Parser::new(open.as_str(), close.as_str());
-            if prompt.trim().ends_with(open.as_str()) {
-                p.add_content(open);
+/// Tool calls as chunk JSON: Go's field order, nested objects with their
+/// keys sorted (Go maps), numbers as the parser made them.
+pub fn tool_calls_value(calls: &[crate::api::ToolCall]) -> Json {
+    fn sorted(v: &Json) -> Json {
+        match v {
+            Json::Object(m) => {
+                let mut kv: Vec<_> = m.iter().collect();
+                kv.sort_by(|a, b| a.0.cmp(b.0));
+                Json::Object(
+                    kv.into_iter()
+                        .map(|(k, x)| (k.clone(), sorted(x)))
+                        .collect(),
+                )
             }
-            p
-        });
-        Shaper { endpoint, parser }
-    }
-
-    /// `(thinking, content)` for one piece of the runner's text, or `None`
-    /// when no chunk goes out (`/api/chat` while the parser holds
-    /// everything back; `/api/generate` sends every piece).
-    pub fn piece(&mut self, text: &str) -> Option<(String, String)> {
-        let Some(p) = &mut self.parser else {
-            return Some((String::new(), text.to_string()));
-        };
-        let (thinking, content) = p.add_content(text);
-        if self.endpoint == Endpoint::Chat && thinking.is_empty() && content.is_empty() {
-            return None;
+            Json::Array(a) => Json::Array(a.iter().map(sorted).collect()),
+            x => x.clone(),
         }
-        Some((thinking, content))
     }
+    Json::Array(
+        calls
+            .iter()
+            .map(|c| {
+                let mut o = Map::new();
+                if !c.id.is_empty() {
+                    o.insert("id".into(), c.id.clone().into());
+                }
+                let args = match &c.function.arguments {
+                    Some(m) => {
+                        Json::Object(m.iter().map(|(k, x)| (k.clone(), sorted(x))).collect())
+                    }
+                    None if c.function.arguments_null => Json::Null,
+                    None => Json::Object(Map::new()),
+                };
+                let mut f = Map::new();
+                f.insert("index".into(), c.function.index.into());
+                f.insert("name".into(), c.function.name.clone().into());
+                f.insert("arguments".into(), args);
+                o.insert("function".into(), Json::Object(f));
+                Json::Object(o)
+            })
+            .collect(),
+    )
 }
 
 /// The JSON of a response chunk for `endpoint`.
@@ -134,6 +137,9 @@ pub fn chunk(endpoint: Endpoint, c: &Chunk) -> Json {
             m.insert("content".into(), c.content.into());
             if !c.thinking.is_empty() {
                 m.insert("thinking".into(), c.thinking.into());
+            }
+            if !c.tool_calls.is_empty() {
+                m.insert("tool_calls".into(), tool_calls_value(c.tool_calls));
             }
             o.insert("message".into(), Json::Object(m));
             o.insert("done".into(), c.done.is_some().into());
@@ -158,6 +164,9 @@ pub fn chunk(endpoint: Endpoint, c: &Chunk) -> Json {
                 o.insert("context".into(), ctx.iter().copied().collect());
             }
             c.metrics.write(&mut o);
+            if !c.tool_calls.is_empty() {
+                o.insert("tool_calls".into(), tool_calls_value(c.tool_calls));
+            }
             if let Some(d) = &c.debug {
                 o.insert("_debug_info".into(), d.clone());
             }
@@ -207,8 +216,9 @@ pub fn error(message: &str) -> Json {
 }
 
 /// Folds streamed chunks into the single response Ollama sends for
-/// `"stream": false`: the last chunk with the text of all of them.
-pub fn aggregate(endpoint: Endpoint, chunks: &[Json]) -> Option<Json> {
+/// `"stream": false`: the last chunk with the text of all of them, and in
+/// chat with tools every chunk's tool calls.
+pub fn aggregate(endpoint: Endpoint, has_tools: bool, chunks: &[Json]) -> Option<Json> {
     let mut last = chunks.last()?.clone();
     let join = |key: &str| -> String {
         chunks
@@ -225,10 +235,31 @@ pub fn aggregate(endpoint: Endpoint, chunks: &[Json]) -> Option<Json> {
     };
     match endpoint {
         Endpoint::Chat => {
-            last["message"]["content"] = text.into();
+            // writeChatResponse: with tools every chunk's tool calls, else
+            // the last chunk's
+            let calls: Vec<Json> = if has_tools {
+                chunks
+                    .iter()
+                    .filter_map(|c| c["message"]["tool_calls"].as_array())
+                    .flatten()
+                    .cloned()
+                    .collect()
+            } else {
+                last["message"]["tool_calls"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default()
+            };
+            let mut m = Map::new();
+            m.insert("role".into(), "assistant".into());
+            m.insert("content".into(), text.clone().into());
             if !thinking.is_empty() {
-                last["message"]["thinking"] = thinking.into();
+                m.insert("thinking".into(), thinking.clone().into());
             }
+            if !calls.is_empty() {
+                m.insert("tool_calls".into(), Json::Array(calls));
+            }
+            last["message"] = Json::Object(m);
         }
         Endpoint::Generate => {
             last["response"] = text.into();
@@ -261,36 +292,6 @@ pub fn aggregate(endpoint: Endpoint, chunks: &[Json]) -> Option<Json> {
 mod tests {
     use super::*;
 
-    fn tags() -> (String, String) {
-        ("<think>".to_string(), "</think>".to_string())
-    }
-
-    #[test]
-    fn the_shaper_splits_thinking_as_the_chat_handler_does() {
-        let mut s = Shaper::new(Endpoint::Chat, Some(&tags()), "<|im_start|>assistant\n");
-        // a partial tag is held: no chat chunk
-        assert_eq!(s.piece("<thi"), None);
-        assert_eq!(s.piece("nk>Let me"), Some(("Let me".into(), "".into())));
-        assert_eq!(
-            s.piece(" see.</think>\n\n"),
-            Some((" see.".into(), "".into()))
-        );
-        assert_eq!(s.piece("Tokyo."), Some(("".into(), "Tokyo.".into())));
-        // a prompt ending in the opening tag starts inside the thinking
-        let mut s = Shaper::new(
-            Endpoint::Chat,
-            Some(&tags()),
-            "<|im_start|>assistant\n<think>\n",
-        );
-        assert_eq!(s.piece("Hmm"), Some(("Hmm".into(), "".into())));
-        // generate sends every piece, empty or not
-        let mut s = Shaper::new(Endpoint::Generate, Some(&tags()), "");
-        assert_eq!(s.piece("<thi"), Some(("".into(), "".into())));
-        // without tags the text is content
-        let mut s = Shaper::new(Endpoint::Chat, None, "");
-        assert_eq!(s.piece("<think>x"), Some(("".into(), "<think>x".into())));
-    }
-
     #[test]
     fn unstreamed_answers_join_thinking_in_gos_field_order() {
         fn piece(
@@ -313,7 +314,7 @@ mod tests {
                 chunk(endpoint, &piece("A", "", None)),
                 chunk(endpoint, &piece("", "", Some("stop"))),
             ];
-            let one = aggregate(endpoint, &chunks).unwrap().to_string();
+            let one = aggregate(endpoint, false, &chunks).unwrap().to_string();
             let want = match endpoint {
                 Endpoint::Chat => {
                     r#"{"model":"m","created_at":"t","message":{"role":"assistant","content":"A","thinking":"Hm"},"done":true,"done_reason":"stop"}"#

@@ -1066,6 +1066,74 @@ fn native(
     })
 }
 
+/// What the handler knows when the runner starts answering this request
+/// ([`crate::answer::Setup`]): the parser after the harmony rule, the
+/// model's template, the request's tools and think, the last message.
+pub fn answer_setup(
+    endpoint: Endpoint,
+    model: &Model,
+    request: &Json,
+    settings: &Settings,
+    prompt: &str,
+) -> Result<crate::answer::Setup, String> {
+    let loaded = Loaded::load(model, settings.go_template_env.clone(), settings.date)?;
+    let harmony = loaded.uses_harmony();
+    let mut parser = loaded.model.parser.clone();
+    if harmony && parser.is_empty() {
+        parser = "harmony".into();
+    }
+    let caps = loaded.capabilities(parser_caps);
+    // harmony's `max` → `high`, then the capability check's default
+    let think_for = |t: Option<Think>, model_req: &str, relax: bool| {
+        let mut t = match t {
+            Some(Think::Level(l)) if harmony && l == "max" => Some(Think::Level("high".into())),
+            t => t,
+        };
+        let mut ex = Explain::default();
+        think_default(model_req, &caps, &mut t, &mut Vec::new(), relax, &mut ex)
+            .map_err(|f| f.message)?;
+        Ok::<_, String>(t)
+    };
+    let setup = |tools, (init_think, think), last_message, raw, native| crate::answer::Setup {
+        endpoint,
+        parser: parser.clone(),
+        template: loaded.template.clone(),
+        tools,
+        init_think,
+        think,
+        last_message,
+        prompt: prompt.to_string(),
+        raw,
+        native,
+    };
+    Ok(match endpoint {
+        Endpoint::Chat => {
+            let req = ChatRequest::decode(request).map_err(|e| e.0)?;
+            setup(
+                req.tools.unwrap_or_default(),
+                {
+                    let t = think_for(req.think, &req.model, settings.relax_thinking)?;
+                    (t.clone(), t)
+                },
+                req.messages.last().cloned(),
+                false,
+                loaded.native(),
+            )
+        }
+        Endpoint::Generate => {
+            let req = GenerateRequest::decode(request).map_err(|e| e.0)?;
+            // GenerateHandler initializes its parser before the think
+            // default (routes.go 441-445 before 456-458)
+            let init_think = match req.think.clone() {
+                Some(Think::Level(l)) if harmony && l == "max" => Some(Think::Level("high".into())),
+                t => t,
+            };
+            let think = think_for(req.think, &req.model, false)?;
+            setup(Vec::new(), (init_think, think), None, req.raw, false)
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,13 +13,11 @@
 //! The capability table ([`parser_capabilities`]) feeds
 //! `Model.Capabilities()`; `Init`'s returned tools feed the prompt.
 
-use std::collections::HashSet;
-
 use serde_json::{Map, Value as Json};
 
 use crate::api::{Message, Think, Tool, ToolCall};
 use crate::gojson::J;
-use gotmpl::unicode::{is_digit, is_letter, is_space};
+use gotmpl::unicode::is_space;
 
 mod cogito;
 mod cohere;
@@ -268,15 +266,47 @@ pub fn go_any(v: &Json) -> J {
     }
 }
 
+/// The stand-in for a lone byte `b` (0x80–0xFF) that Go keeps in a string
+/// where UTF-8 cannot: a character of the last private-use plane,
+/// U+10FF00 + `b`, so lone bytes stay distinct and in byte order.
+/// [`tool_call_json`] writes each as `\ufffd`, as Go's encoder writes an
+/// invalid byte.
+pub(crate) fn lone_byte(b: u8) -> char {
+    char::from_u32(0x10FF00 + u32::from(b)).unwrap_or('\u{fffd}')
+}
+
+fn is_lone_byte(c: char) -> bool {
+    (0x10FF80..=0x10FFFF).contains(&(c as u32))
+}
+
 /// An `api.ToolCall` as Go marshals it (`id` omitted when empty, the
 /// arguments in their order, `{}` for a nil map).
 pub fn tool_call_json(c: &ToolCall) -> J {
+    let j = tool_call_json_raw(c);
+    let text = j.to_json();
+    if !text.chars().any(is_lone_byte) {
+        return j;
+    }
+    J::Raw(
+        text.chars()
+            .map(|c| {
+                if is_lone_byte(c) {
+                    "\\ufffd".to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect(),
+    )
+}
+
+fn tool_call_json_raw(c: &ToolCall) -> J {
     let mut o = Vec::new();
     if !c.id.is_empty() {
         o.push(("id".to_string(), J::s(&c.id)));
     }
     let args = match &c.function.arguments {
-        Some(m) => J::Obj(m.iter().map(|(k, v)| (k.clone(), go_any(v))).collect()),
+        Some(m) => ordered_arguments(m),
         None if c.function.arguments_null => J::Null,
         None => J::Obj(Vec::new()),
     };
@@ -289,6 +319,41 @@ pub fn tool_call_json(c: &ToolCall) -> J {
         ]),
     ));
     J::Obj(o)
+}
+
+/// `ToolCallFunctionArguments.MarshalJSON`: the ordered map as wk8's
+/// orderedmap writes it, keys through easyjson's writer (which spells
+/// backspace and form feed `\u0008` and `\u000c`, where `encoding/json`
+/// writes `\b` and `\f`), values through `json.Marshal`; `encoding/json`
+/// then compacts it with HTML escaping, as for its own output.
+fn ordered_arguments(m: &Map<String, Json>) -> J {
+    let mut out = String::from("{");
+    for (i, (k, v)) in m.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let key = J::s(k.clone()).to_json();
+        let mut chars = key.chars();
+        while let Some(c) = chars.next() {
+            if c != '\\' {
+                out.push(c);
+                continue;
+            }
+            match chars.next() {
+                Some('b') => out.push_str("\\u0008"),
+                Some('f') => out.push_str("\\u000c"),
+                Some(n) => {
+                    out.push('\\');
+                    out.push(n);
+                }
+                None => out.push('\\'),
+            }
+        }
+        out.push(':');
+        out.push_str(&go_any(v).to_json());
+    }
+    out.push('}');
+    J::Raw(out)
 }
 
 /// `[]api.ToolCall` as Go marshals it (`null` for none).
@@ -387,74 +452,9 @@ pub fn init_tools(name: &str, tools: &[Tool]) -> Vec<Tool> {
     }
 }
 
-/// The harmony parser's `Init` (`harmony/harmonyparser.go`): each named
-/// tool's function name becomes a TypeScript-like identifier
-/// (`FunctionNameMap.ConvertAndAdd`):
-///
-/// - space, `-` and `.` become `_`; other characters that are not letters,
-///   digits (Go's `unicode.IsLetter` / `IsDigit`), `_` or `$` are dropped;
-/// - an empty result becomes `unnamed`; a leading ASCII digit gets `_`
-///   prepended;
-/// - a name already produced gets `_2`, `_3`, … (even for a repeated
-///   original name);
-/// - `browser.open`, `browser.search`, `browser.find` and `python` are kept
-///   as they are.
-///
-/// Tools with an empty name are left alone.
-pub fn harmony_rename_tools(tools: &[Tool]) -> Vec<Tool> {
-    let mut taken: HashSet<String> = HashSet::new();
-    tools
-        .iter()
-        .map(|tool| {
-            let mut tool = tool.clone();
-            if !tool.function.name.is_empty() {
-                let user = &tool.function.name;
-                let mut name = derive_name(user, &taken);
-                if matches!(
-                    user.as_str(),
-                    "browser.open" | "browser.search" | "browser.find" | "python"
-                ) {
-                    name = user.clone();
-                }
-                taken.insert(name.clone());
-                tool.function.name = name;
-            }
-            tool
-        })
-        .collect()
-}
-
-/// `convertToValidChars`.
-fn convert_to_valid_chars(name: &str) -> String {
-    let candidate: String = name
-        .chars()
-        .filter_map(|r| match r {
-            ' ' | '-' | '.' => Some('_'),
-            r if is_letter(r) || is_digit(r) || r == '_' || r == '$' => Some(r),
-            _ => None,
-        })
-        .collect();
-    if candidate.is_empty() {
-        return "unnamed".to_string();
-    }
-    // Go checks the first byte as a rune: only an ASCII digit matches.
-    if candidate.as_bytes()[0].is_ascii_digit() {
-        return format!("_{candidate}");
-    }
-    candidate
-}
-
-/// `deriveName`: the converted name, suffixed until unused.
-fn derive_name(name: &str, taken: &HashSet<String>) -> String {
-    let original = convert_to_valid_chars(name);
-    let mut candidate = original.clone();
-    let mut count = 2;
-    while taken.contains(&candidate) {
-        candidate = format!("{original}_{count}");
-        count += 1;
-    }
-    candidate
-}
+/// The harmony parser's `Init` renaming (`harmony/harmonyparser.go`,
+/// `FunctionNameMap.ConvertAndAdd`): see [`crate::harmony::harmony_rename_tools`].
+pub use crate::harmony::harmony_rename_tools;
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,851 @@
+//! The answer side: what Ollama's `/api/chat` and `/api/generate` handlers
+//! make of the runner's text (server/routes.go `ChatHandler` /
+//! `GenerateHandler`, their `r.Completion` callbacks and the non-streamed
+//! aggregation in `writeChatResponse`), fed as llm/llama_server.go's
+//! `Completion` feeds them: each non-empty piece, then a final response
+//! with `done` (and the runner's token-repeat abort).
+//!
+//! Which parser runs is the handler's choice: the model's built-in PARSER
+//! ([`crate::parsers`], `harmony` for gpt-oss); else, with think on, the
+//! generic thinking parser at the tags the TEMPLATE shows
+//! ([`crate::thinking`]); and in chat, when the request has tools and no
+//! built-in parser handles them, the tool-call parser derived from the
+//! TEMPLATE ([`crate::tools`]).
+
+use crate::api::{Message, Think, Tool, ToolCall};
+use crate::gojson::J;
+use crate::parsers::{self, Parser};
+use crate::server::Endpoint;
+use crate::template::Template;
+
+/// What the handler knows when the runner starts answering.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// Which handler.
+    pub endpoint: Endpoint,
+    /// `m.Config.Parser` after the harmony rule (`""`: none).
+    pub parser: String,
+    /// `m.Template`: the model's Go template.
+    pub template: Template,
+    /// `req.Tools` (chat).
+    pub tools: Vec<Tool>,
+    /// `req.Think` as the built-in parser's `Init` sees it (generate
+    /// initializes it before defaulting think for a thinking model).
+    pub init_think: Option<Think>,
+    /// `req.Think` as the handler has it afterwards (harmony's `max` →
+    /// `high`, then `true` by default for a model that can think).
+    pub think: Option<Think>,
+    /// The conversation's last message (chat): the prefill the parser sees.
+    pub last_message: Option<Message>,
+    /// The rendered prompt.
+    pub prompt: String,
+    /// `req.Raw` (generate): no built-in parser.
+    pub raw: bool,
+    /// The model runs through llama-server's own chat path (a GGUF chat
+    /// template): llama-server parses the answer, not Ollama.
+    pub native: bool,
+}
+
+/// One response the handler sends on its channel: the message part
+/// (`content`, `thinking`, `tool_calls`) and `done`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Out {
+    /// `message.content` / `response`.
+    pub content: String,
+    /// `thinking`.
+    pub thinking: String,
+    /// `tool_calls`.
+    pub tool_calls: Vec<ToolCall>,
+    /// `done`.
+    pub done: bool,
+}
+
+/// Which parser the handler runs, for the explanation.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Explain {
+    /// `builtin`, `thinking`, `tools`, `thinking+tools`, `none` or `native`.
+    pub kind: String,
+    /// The built-in parser's name, when one runs.
+    pub parser: String,
+    /// The generic thinking parser's tags, when it runs.
+    pub thinking_tags: Option<(String, String)>,
+    /// The TEMPLATE tool parser's tag (`{` when the template shows none).
+    pub tool_tag: Option<String>,
+    /// The tokens the built-in parser's grammar uses (`PreservedTokens`).
+    pub preserved_tokens: Vec<String>,
+    /// Sentences saying why, in order.
+    pub why: Vec<String>,
+}
+
+/// The handler loop for one request.
+pub struct Handler {
+    endpoint: Endpoint,
+    builtin: Option<Box<dyn Parser>>,
+    thinking: Option<crate::thinking::Parser>,
+    tool_parser: Option<crate::tools::Parser>,
+    has_tools: bool,
+    explain: Explain,
+    ids: Box<dyn FnMut() -> String>,
+}
+
+impl Handler {
+    /// The handler's parsers for `setup`, built and initialized as the
+    /// handler does; `ids` draws tool-call ids (`toolCallId()`).
+    pub fn new(setup: &Setup, ids: Box<dyn FnMut() -> String>) -> Handler {
+        if setup.native {
+            return Handler {
+                endpoint: setup.endpoint,
+                builtin: None,
+                thinking: None,
+                tool_parser: None,
+                has_tools: false,
+                explain: Explain {
+                    kind: "native".into(),
+                    parser: String::new(),
+                    thinking_tags: None,
+                    tool_tag: None,
+                    preserved_tokens: Vec::new(),
+                    why: vec!["The model renders through llama-server's own chat path (its GGUF chat template): llama-server's chat parser reads the answer, and Promptscope passes the text through as content.".into()],
+                },
+                ids,
+            };
+        }
+        let mut why = Vec::new();
+        let chat = setup.endpoint == Endpoint::Chat;
+        let mut builtin = None;
+        if !setup.parser.is_empty() && (chat || !setup.raw) {
+            builtin = parsers::parser_for_name(&setup.parser);
+            match &mut builtin {
+                Some(p) => {
+                    if chat {
+                        p.init(
+                            &setup.tools,
+                            setup.last_message.as_ref(),
+                            setup.init_think.as_ref(),
+                        );
+                    } else {
+                        // no tools or last message for generate endpoint
+                        p.init(&[], None, setup.init_think.as_ref());
+                    }
+                    why.push(format!(
+                        "The model's PARSER is {:?}: Ollama's built-in {0} parser reads the answer.",
+                        setup.parser
+                    ));
+                }
+                None => why.push(format!(
+                    "The model's PARSER {:?} is not a parser Ollama knows, so none runs.",
+                    setup.parser
+                )),
+            }
+        } else if !setup.parser.is_empty() {
+            why.push("A raw generate request runs no built-in parser.".into());
+        }
+        let mut thinking = None;
+        if builtin.is_none() {
+            let (open, close) = setup.template.infer_tags();
+            let think_on = setup.think.as_ref().is_some_and(Think::as_bool);
+            if think_on && !open.is_empty() && !close.is_empty() {
+                let mut t = crate::thinking::Parser::new(open.as_str(), close.as_str());
+                let starts_inside = trim(&setup.prompt).ends_with(open.as_str());
+                if starts_inside {
+                    t.add_content(&open);
+                }
+                why.push(format!(
+                    "Think is on and the TEMPLATE shows the tags {open:?} … {close:?}: the generic thinking parser splits the answer there{}.",
+                    if starts_inside {
+                        " (the prompt ends with the opening tag, so the answer starts inside the thinking)"
+                    } else {
+                        ""
+                    }
+                ));
+                thinking = Some(t);
+            } else if !think_on && !open.is_empty() && !close.is_empty() {
+                why.push(format!(
+                    "Think is not on, so the thinking tags {open:?} … {close:?} stay in the content."
+                ));
+            }
+        }
+        let has_tools = chat && !setup.tools.is_empty();
+        let mut tool_parser = None;
+        if has_tools && builtin.as_ref().is_none_or(|p| !p.has_tool_support()) {
+            let p = crate::tools::Parser::new(Some(&setup.template), &setup.tools);
+            why.push(format!(
+                "The request has tools and no built-in parser handles them: Ollama's tool parser, derived from the TEMPLATE, looks for {:?}.",
+                p.tag()
+            ));
+            tool_parser = Some(p);
+        } else if (!chat || setup.tools.is_empty())
+            && builtin.as_ref().is_none_or(|p| !p.has_tool_support())
+        {
+            why.push(
+                "The request has no tools, so no tool-call parser runs: a tool call the model writes stays content."
+                    .into(),
+            );
+        }
+        let kind = match (&builtin, &thinking, &tool_parser) {
+            _ if setup.native => "native",
+            (Some(_), _, None) => "builtin",
+            (Some(_), _, Some(_)) => "builtin+tools",
+            (None, Some(_), Some(_)) => "thinking+tools",
+            (None, Some(_), None) => "thinking",
+            (None, None, Some(_)) => "tools",
+            (None, None, None) => "none",
+        };
+        let explain = Explain {
+            kind: kind.into(),
+            parser: if builtin.is_some() {
+                setup.parser.clone()
+            } else {
+                String::new()
+            },
+            thinking_tags: thinking.as_ref().map(|_| setup.template.infer_tags()),
+            tool_tag: tool_parser.as_ref().map(|p| p.tag().to_string()),
+            preserved_tokens: builtin
+                .as_ref()
+                .map(|p| p.preserved_tokens())
+                .unwrap_or_default(),
+            why,
+        };
+        Handler {
+            endpoint: setup.endpoint,
+            builtin,
+            thinking,
+            tool_parser,
+            has_tools,
+            explain,
+            ids,
+        }
+    }
+
+    /// Which parsers run, and why.
+    pub fn explain(&self) -> &Explain {
+        &self.explain
+    }
+
+    /// The strings the handler asks llama-server to keep visible in its
+    /// text (`llamaServerPreservedTokens`): the built-in parser's grammar
+    /// tokens, then the tool tag's (its leading `[...]` / `<...>` special
+    /// token; none for `{`, `[` or no tag).
+    pub fn preserved_tokens(&self) -> Vec<String> {
+        let mut tokens = self
+            .builtin
+            .as_ref()
+            .map(|p| p.preserved_tokens())
+            .unwrap_or_default();
+        let tag = self
+            .tool_parser
+            .as_ref()
+            .map(|p| p.tag())
+            .unwrap_or_default();
+        if !(tag.is_empty() || tag == "{" || tag == "[") {
+            let close = match tag.as_bytes()[0] {
+                b'[' => Some(b']'),
+                b'<' => Some(b'>'),
+                _ => None,
+            };
+            match close.and_then(|c| tag.bytes().position(|b| b == c)) {
+                Some(end) if end > 0 => tokens.push(tag[..=end].to_string()),
+                _ => tokens.push(tag.to_string()),
+            }
+        }
+        tokens
+    }
+
+    /// One `CompletionResponse` through the callback: what goes on the
+    /// channel (`None`: nothing), or the parser's error (the handler then
+    /// answers with it).
+    pub fn piece(&mut self, content: &str, done: bool) -> Result<Option<Out>, String> {
+        match self.endpoint {
+            Endpoint::Generate => self.generate_piece(content, done),
+            Endpoint::Chat => self.chat_piece(content, done),
+        }
+    }
+
+    fn generate_piece(&mut self, content: &str, done: bool) -> Result<Option<Out>, String> {
+        let mut res = Out {
+            content: content.to_string(),
+            done,
+            ..Out::default()
+        };
+        if let Some(p) = &mut self.builtin {
+            let a = p.add(content, done)?;
+            res.content = a.content;
+            res.thinking = a.thinking;
+            if done && !a.calls.is_empty() {
+                res.tool_calls = a.calls;
+            }
+            let send = !res.content.is_empty()
+                || !res.thinking.is_empty()
+                || res.done
+                || !res.tool_calls.is_empty();
+            return Ok(send.then_some(res));
+        } else if let Some(t) = &mut self.thinking {
+            let (thinking, content) = t.add_content(content);
+            res.thinking = thinking;
+            res.content = content;
+        }
+        Ok(Some(res))
+    }
+
+    fn chat_piece(&mut self, content: &str, done: bool) -> Result<Option<Out>, String> {
+        let mut res = Out {
+            content: content.to_string(),
+            done,
+            ..Out::default()
+        };
+        if let Some(p) = &mut self.builtin {
+            let a = p.add(content, done)?;
+            res.content = a.content;
+            res.thinking = a.thinking;
+            let mut calls = a.calls;
+            for c in &mut calls {
+                c.id = (self.ids)();
+            }
+            res.tool_calls = calls;
+            let send = !res.content.is_empty()
+                || !res.thinking.is_empty()
+                || !res.tool_calls.is_empty()
+                || done;
+            return Ok(send.then_some(res));
+        }
+        if let Some(t) = &mut self.thinking {
+            let (thinking, remaining) = t.add_content(&res.content);
+            if thinking.is_empty() && remaining.is_empty() && !done {
+                // need to accumulate more to decide what to send
+                return Ok(None);
+            }
+            res.thinking = thinking;
+            res.content = remaining;
+        }
+        if self.has_tools {
+            let Some(tp) = &mut self.tool_parser else {
+                // Go: a built-in parser with tool support returned above.
+                return Ok(Some(res));
+            };
+            let (mut calls, content) = tp.add(&res.content);
+            if !content.is_empty() {
+                res.content = content;
+            } else if !calls.is_empty() {
+                for c in &mut calls {
+                    c.id = (self.ids)();
+                }
+                res.tool_calls = calls;
+                res.content = String::new();
+            } else if !res.thinking.is_empty() {
+                // don't return, fall through to send
+            } else {
+                if done {
+                    res.content = tp.content();
+                    return Ok(Some(res));
+                }
+                return Ok(None);
+            }
+        }
+        Ok(Some(res))
+    }
+}
+
+/// `strings.TrimSpace`.
+fn trim(s: &str) -> &str {
+    s.trim_matches(gotmpl::unicode::is_space)
+}
+
+/// The whole answer to a run of pieces.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    /// Every response sent on the channel, in order (the streamed chunks).
+    pub stream: Vec<Out>,
+    /// The non-streamed answer's message, or the error the handler answers
+    /// with.
+    pub result: Result<Out, String>,
+    /// Which parsers ran.
+    pub explain: Explain,
+    /// The runner stopped early on its token-repeat rule after this many
+    /// pieces.
+    pub repeat_abort: Option<usize>,
+}
+
+impl Answer {
+    /// The answer when the model only loads (no messages, no prompt): an
+    /// empty message, no parser.
+    pub fn loaded_only(endpoint: Endpoint) -> Answer {
+        Answer {
+            stream: Vec::new(),
+            result: Ok(Out {
+                done: true,
+                ..Out::default()
+            }),
+            explain: Explain {
+                kind: "load".into(),
+                parser: String::new(),
+                thinking_tags: None,
+                tool_tag: None,
+                preserved_tokens: Vec::new(),
+                why: vec![format!(
+                    "The request has no {}: Ollama only loads the model and answers done_reason \"load\".",
+                    if endpoint == Endpoint::Chat { "messages" } else { "prompt" }
+                )],
+            },
+            repeat_abort: None,
+        }
+    }
+}
+
+/// How many identical pieces in a row (after trimming) the runner accepts
+/// before it aborts the prediction (`tokenRepeat > 30`).
+const TOKEN_REPEAT_LIMIT: usize = 30;
+
+/// The runner's token-repeat rule (llm/llama_server.go): more than 30
+/// pieces in a row that are equal after trimming abort the prediction,
+/// and no final response follows.
+///
+/// The last piece starts as `""`, so blank pieces at the start count as
+/// repeats, and the final stop event (empty content) counts too.
+#[derive(Clone, Debug, Default)]
+pub struct RepeatGuard {
+    last: String,
+    repeat: usize,
+}
+
+impl RepeatGuard {
+    /// Counts one event's content; `true` when the runner aborts here.
+    pub fn aborts(&mut self, piece: &str) -> bool {
+        let t = trim(piece);
+        if self.last == t {
+            self.repeat += 1;
+        } else {
+            self.last = t.to_string();
+            self.repeat = 0;
+        }
+        self.repeat > TOKEN_REPEAT_LIMIT
+    }
+}
+
+/// Feeds the runner's pieces through the handler as `Completion` does and
+/// aggregates as the non-streamed handler does.
+pub fn run(setup: &Setup, pieces: &[String], ids: Box<dyn FnMut() -> String>) -> Answer {
+    let mut h = Handler::new(setup, ids);
+    let mut stream = Vec::new();
+    let mut guard = RepeatGuard::default();
+    let mut repeat_abort = None;
+    let mut error = None;
+    let mut feed =
+        |h: &mut Handler, s: &str, done: bool, stream: &mut Vec<Out>| match h.piece(s, done) {
+            Ok(Some(o)) => {
+                stream.push(o);
+                true
+            }
+            Ok(None) => true,
+            Err(e) => {
+                error = Some(e);
+                false
+            }
+        };
+    let mut finished = true;
+    for (i, p) in pieces.iter().enumerate() {
+        if guard.aborts(p) {
+            repeat_abort = Some(i);
+            finished = false;
+            break;
+        }
+        if !p.is_empty() && !feed(&mut h, p, false, &mut stream) {
+            finished = false;
+            break;
+        }
+    }
+    if finished {
+        // the stop event goes through the repeat rule too
+        if guard.aborts("") {
+            repeat_abort = Some(pieces.len());
+        } else {
+            feed(&mut h, "", true, &mut stream);
+        }
+    }
+    let explain = h.explain().clone();
+    let result = match error {
+        Some(e) => Err(e),
+        None => Ok(aggregate(setup.endpoint, !setup.tools.is_empty(), &stream)),
+    };
+    Answer {
+        stream,
+        result,
+        explain,
+        repeat_abort,
+    }
+}
+
+/// The non-streamed answer: content and thinking concatenated; chat keeps
+/// every chunk's tool calls when the request has tools, otherwise (and
+/// generate always) the last chunk's.
+fn aggregate(endpoint: Endpoint, has_tools: bool, stream: &[Out]) -> Out {
+    let mut out = Out::default();
+    for o in stream {
+        out.content.push_str(&o.content);
+        out.thinking.push_str(&o.thinking);
+        match endpoint {
+            Endpoint::Chat if has_tools => out.tool_calls.extend(o.tool_calls.iter().cloned()),
+            // without tools the answer keeps the last response's calls
+            // (`resp = t`, and no appended list replaces them)
+            _ => out.tool_calls = o.tool_calls.clone(),
+        }
+        out.done = o.done;
+    }
+    out
+}
+
+impl Out {
+    /// The message as Go marshals it: chat's `api.Message`
+    /// (`role`, `content`, `thinking`, `tool_calls`), generate's
+    /// `{"response", "thinking", "tool_calls"}` of `api.GenerateResponse`.
+    pub fn to_json(&self, endpoint: Endpoint) -> J {
+        let mut o = Vec::new();
+        match endpoint {
+            Endpoint::Chat => {
+                o.push(("role".to_string(), J::s("assistant")));
+                o.push(("content".to_string(), J::s(&self.content)));
+            }
+            Endpoint::Generate => o.push(("response".to_string(), J::s(&self.content))),
+        }
+        if !self.thinking.is_empty() {
+            o.push(("thinking".to_string(), J::s(&self.thinking)));
+        }
+        if !self.tool_calls.is_empty() {
+            o.push((
+                "tool_calls".to_string(),
+                J::Arr(
+                    self.tool_calls
+                        .iter()
+                        .map(parsers::tool_call_json)
+                        .collect(),
+                ),
+            ));
+        }
+        J::Obj(o)
+    }
+}
+
+/// `toolCallId()`'s ids (`call_` and eight of `a-z0-9`), drawn from `seed`
+/// (Ollama draws them from `math/rand`; any id of that shape is one it can
+/// give).
+pub fn tool_call_ids(seed: u64) -> Box<dyn FnMut() -> String> {
+    const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
+    let mut state = seed;
+    Box::new(move || {
+        let mut id = String::from("call_");
+        for _ in 0..8 {
+            // splitmix64
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            id.push(LETTERS[(z % LETTERS.len() as u64) as usize] as char);
+        }
+        id
+    })
+}
+
+/// The model's output in a parse case: `"chunks"` (the pieces as the
+/// runner streamed them) or `"output"` (one piece).
+pub fn pieces_of(case: &serde_json::Value) -> Result<Vec<String>, String> {
+    match (case.get("chunks"), case.get("output")) {
+        (Some(c), _) if !c.is_null() => {
+            let arr = c
+                .as_array()
+                .ok_or("\"chunks\" must be an array of strings (the pieces the runner streamed)")?;
+            arr.iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    p.as_str()
+                        .map(str::to_string)
+                        .ok_or_else(|| format!("\"chunks\"[{i}] must be a string"))
+                })
+                .collect()
+        }
+        (_, Some(o)) if !o.is_null() => o
+            .as_str()
+            .map(|s| vec![s.to_string()])
+            .ok_or_else(|| "\"output\" must be a string (the model's text)".to_string()),
+        _ => Err(
+            "a parse case needs \"output\" (the model's text) or \"chunks\" (the pieces the runner streamed)"
+                .into(),
+        ),
+    }
+}
+
+impl Answer {
+    /// `promptscope parse`'s result: the non-streamed message as Go
+    /// marshals it, or `{"error": ...}`.
+    pub fn result_json(&self, endpoint: Endpoint) -> J {
+        match &self.result {
+            Ok(o) => self.message_json(o, endpoint),
+            Err(e) => J::Obj(vec![("error".into(), J::s(e))]),
+        }
+    }
+
+    /// The non-streamed message; a chat that received no response at all
+    /// (the runner aborted first) answers Go's zero message, role `""`.
+    fn message_json(&self, o: &Out, endpoint: Endpoint) -> J {
+        let j = o.to_json(endpoint);
+        match j {
+            J::Obj(mut kv)
+                if endpoint == Endpoint::Chat
+                    && self.stream.is_empty()
+                    && self.explain.kind != "load" =>
+            {
+                kv[0].1 = J::s("");
+                J::Obj(kv)
+            }
+            j => j,
+        }
+    }
+
+    /// The result with the stream and the explanation:
+    /// `{"message" | "error", "stream": [...], "parser": {...}}`.
+    pub fn detail_json(&self, endpoint: Endpoint) -> J {
+        let mut o = Vec::new();
+        match &self.result {
+            Ok(m) => o.push(("message".to_string(), self.message_json(m, endpoint))),
+            Err(e) => o.push(("error".to_string(), J::s(e))),
+        }
+        o.push((
+            "stream".to_string(),
+            J::Arr(
+                self.stream
+                    .iter()
+                    .map(|c| {
+                        let mut kv = match c.to_json(endpoint) {
+                            J::Obj(kv) => kv,
+                            other => vec![("message".into(), other)],
+                        };
+                        kv.push(("done".into(), J::Bool(c.done)));
+                        J::Obj(kv)
+                    })
+                    .collect(),
+            ),
+        ));
+        let e = &self.explain;
+        let mut p = vec![
+            ("kind".to_string(), J::s(&e.kind)),
+            ("parser".to_string(), J::s(&e.parser)),
+        ];
+        if let Some((a, b)) = &e.thinking_tags {
+            p.push(("thinking_tags".into(), J::Arr(vec![J::s(a), J::s(b)])));
+        }
+        if let Some(t) = &e.tool_tag {
+            p.push(("tool_tag".into(), J::s(t)));
+        }
+        p.push((
+            "preserved_tokens".into(),
+            J::Arr(e.preserved_tokens.iter().map(J::s).collect()),
+        ));
+        p.push(("why".into(), J::Arr(e.why.iter().map(J::s).collect())));
+        if let Some(n) = self.repeat_abort {
+            p.push(("repeat_abort".into(), J::int(n as i64)));
+        }
+        o.push(("parser".to_string(), J::Obj(p)));
+        J::Obj(o)
+    }
+}
+
+fn think_json(t: &Option<Think>) -> serde_json::Value {
+    match t {
+        None => serde_json::Value::Null,
+        Some(Think::Bool(b)) => (*b).into(),
+        Some(Think::Level(l)) => l.clone().into(),
+    }
+}
+
+impl Setup {
+    /// The setup as JSON (for a worker, or a recorded case): the request's
+    /// own `tools` and last message, the template's text, the think values.
+    pub fn to_spec(&self, request: &serde_json::Value) -> serde_json::Value {
+        let last = match self.endpoint {
+            Endpoint::Chat => request
+                .get("messages")
+                .and_then(|m| m.as_array())
+                .and_then(|m| m.last())
+                .cloned()
+                .unwrap_or(serde_json::Value::Null),
+            Endpoint::Generate => serde_json::Value::Null,
+        };
+        serde_json::json!({
+            "endpoint": if self.endpoint == Endpoint::Chat { "chat" } else { "generate" },
+            "parser": self.parser,
+            "template": self.template.raw(),
+            "tools": if self.endpoint == Endpoint::Chat {
+                request.get("tools").cloned().unwrap_or(serde_json::Value::Null)
+            } else {
+                serde_json::Value::Null
+            },
+            "last": last,
+            "init_think": think_json(&self.init_think),
+            "handler_think": think_json(&self.think),
+            "prompt": self.prompt,
+            "raw": self.raw,
+            "native": self.native,
+        })
+    }
+
+    /// Reads [`Setup::to_spec`]'s JSON (also the line format of
+    /// `parsers-handler.jsonl`, where `init_think` may be absent: then it
+    /// is `think`). The tools and the last message are decoded as the chat
+    /// handler decodes them.
+    pub fn from_spec(v: &serde_json::Value, today: crate::date::Date) -> Result<Setup, String> {
+        use serde_json::{json, Value};
+        let endpoint = match v["endpoint"].as_str() {
+            Some("generate") => Endpoint::Generate,
+            _ => Endpoint::Chat,
+        };
+        let last = v.get("last").filter(|l| !l.is_null()).cloned();
+        let decode = |think: &Value| {
+            crate::api::ChatRequest::decode(&json!({
+                "model": "m",
+                "messages": last.iter().collect::<Vec<_>>(),
+                "tools": v.get("tools").cloned().unwrap_or(Value::Null),
+                "think": think,
+            }))
+            .map_err(|e| e.0)
+        };
+        // the handler's think (`handler_think` in recorded cases)
+        let think = v
+            .get("handler_think")
+            .or_else(|| v.get("think"))
+            .cloned()
+            .unwrap_or(Value::Null);
+        let req = decode(&think)?;
+        let init_think = match v.get("init_think") {
+            Some(t) => decode(t)?.think,
+            None => req.think.clone(),
+        };
+        let text = v["template"].as_str().unwrap_or("");
+        let mut parser = v["parser"].as_str().unwrap_or("").to_string();
+        // a recorded case names the model's family: the harmony rule
+        // (`shouldUseHarmony`) then picks the parser as the handler does
+        let family = v["family"].as_str().unwrap_or("");
+        if parser.is_empty()
+            && matches!(family, "gptoss" | "gpt-oss")
+            && text.contains("<|start|>")
+            && text.contains("<|end|>")
+        {
+            parser = "harmony".into();
+        }
+        Ok(Setup {
+            endpoint,
+            parser,
+            template: Template::parse(text, today)?,
+            tools: req.tools.unwrap_or_default(),
+            init_think,
+            think: req.think,
+            last_message: last.and(req.messages.into_iter().last()),
+            prompt: v["prompt"].as_str().unwrap_or("").to_string(),
+            raw: v["raw"]
+                .as_bool()
+                .or_else(|| v["generate"]["raw"].as_bool())
+                .unwrap_or(false),
+            native: v["native"].as_bool().unwrap_or(false),
+        })
+    }
+}
+
+/// Openings that usually start a tool call in some model's format.
+const TOOL_OPENINGS: [&str; 10] = [
+    "<tool_call>",
+    "<|tool_call_start|>",
+    "[TOOL_CALLS]",
+    "<|python_tag|>",
+    "<function=",
+    "<|tool▁calls▁begin|>",
+    "<start_function_call>",
+    "<|tool_call>",
+    "functools[",
+    "{\"name\"",
+];
+
+/// Line and column (1-based, in characters) of byte `at` of `text`.
+fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+impl Answer {
+    /// When the answer has no tool calls but its content looks like one:
+    /// why it stayed content — which parser ran, what opening it looks for,
+    /// and where in the output that opening is (or is not).
+    pub fn diagnose(&self, output: &str) -> Vec<String> {
+        let Ok(msg) = &self.result else {
+            return Vec::new();
+        };
+        if !msg.tool_calls.is_empty() {
+            return Vec::new();
+        }
+        let e = &self.explain;
+        let mut looks_for: Vec<String> = Vec::new();
+        if let Some(t) = &e.tool_tag {
+            looks_for.push(t.clone());
+        }
+        looks_for.extend(
+            e.preserved_tokens
+                .iter()
+                .filter(|t| {
+                    TOOL_OPENINGS
+                        .iter()
+                        .any(|o| o.starts_with(t.as_str()) || t.contains("tool"))
+                })
+                .cloned(),
+        );
+        let seen = TOOL_OPENINGS
+            .iter()
+            .chain(
+                looks_for
+                    .iter()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .iter(),
+            )
+            .filter_map(|o| msg.content.find(o).map(|i| (i, o.to_string())))
+            .min();
+        let Some((at, opening)) = seen else {
+            return Vec::new();
+        };
+        let mut why = Vec::new();
+        let (line, col) = output
+            .find(&opening)
+            .map(|i| line_col(output, i))
+            .unwrap_or_else(|| line_col(&msg.content, at));
+        why.push(format!(
+            "The content has {opening:?} at line {line}, column {col} of the output, which looks like a tool call, but the answer has no tool_calls."
+        ));
+        match e.kind.as_str() {
+            "native" => why.push("llama-server's own chat parser reads this model's answer; Ollama's parsers do not run.".into()),
+            "load" => {}
+            _ if e.tool_tag.is_none() && !self.has_tool_parser() => why.push(
+                "No tool-call parser ran: the request has no tools (Ollama parses tool calls only when the request sends tools), or the model's parser has no tool support."
+                    .into(),
+            ),
+            _ => {
+                if !looks_for.is_empty() && !looks_for.iter().any(|t| msg.content.contains(t.as_str())) {
+                    why.push(format!(
+                        "The parser that ran ({}) looks for {}; the output does not have it where the parser expects it.",
+                        if e.parser.is_empty() { "the TEMPLATE's tool parser" } else { e.parser.as_str() },
+                        looks_for.iter().map(|t| format!("{t:?}")).collect::<Vec<_>>().join(" or ")
+                    ));
+                } else {
+                    why.push(format!(
+                        "The parser found its opening but gave up there: what follows {opening:?} is not a tool call it can read (malformed JSON, an unknown tool name, or text before the call), so the text stays content."
+                    ));
+                }
+            }
+        }
+        why
+    }
+
+    fn has_tool_parser(&self) -> bool {
+        matches!(
+            self.explain.kind.as_str(),
+            "builtin" | "builtin+tools" | "tools" | "thinking+tools"
+        ) && (self.explain.tool_tag.is_some() || !self.explain.parser.is_empty())
+    }
+}

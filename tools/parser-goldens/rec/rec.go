@@ -1,0 +1,817 @@
+// Package promptscoperec records what Ollama's own parser tests do with the
+// parsers: the instrumented copy of model/parsers, harmony and tools (see
+// ../instrument) calls Enter / EnterFunc from a wrapper around every method
+// and function; a call is recorded only when it comes straight from test
+// code (a *_test.go file), so the parsers' calls among themselves are not.
+// Flush, called from the TestMain the instrumenter adds, writes one JSON
+// line per parser value and per function call (FORMAT.md).
+//
+// Nothing here changes what the wrapped code does: values are only read
+// (reflection, json.Marshal, String methods of strings.Builder and the like).
+package promptscoperec
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"text/template"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/ollama/ollama/api"
+)
+
+// parserIface is parsers.Parser (model/parsers/parsers.go), restated here
+// so that this package does not import the packages it records.
+type parserIface interface {
+	Init(tools []api.Tool, lastMessage *api.Message, thinkValue *api.ThinkValue) []api.Tool
+	Add(s string, done bool) (content string, thinking string, calls []api.ToolCall, err error)
+	PreservedTokens() []string
+	HasToolSupport() bool
+	HasThinkingSupport() bool
+}
+
+var parserMethods = map[string]string{
+	"Init":               "init",
+	"Add":                "add",
+	"PreservedTokens":    "preserved_tokens",
+	"HasToolSupport":     "has_tool_support",
+	"HasThinkingSupport": "has_thinking_support",
+}
+
+var (
+	mu           sync.Mutex
+	seq          int
+	instrumented = map[reflect.Type]string{} // pointer type -> package name
+	configFields = map[string]bool{}
+	templates    = map[*template.Template]string{}
+	receivers    = map[recvKey]*receiver{}
+	ids          = map[any]int{}
+	lines        []*line
+	testTypes    = map[string]int{} // test -> receivers seen
+)
+
+type recvKey struct {
+	test string
+	ptr  any
+}
+
+type receiver struct {
+	typ      string
+	pkg      string
+	id       int
+	n        int
+	iface    bool
+	newCall  json.RawMessage
+	newState string
+	first    string // state at the first method call
+	firstSet bool
+	config   json.RawMessage
+	nonZero  []string
+	calls    []*call
+	line     *line
+}
+
+type call struct {
+	method string
+	typed  json.RawMessage // FORMAT.md's form for the Parser methods
+	args   []json.RawMessage
+	ret    []json.RawMessage
+	before string
+	after  string
+}
+
+type line struct {
+	recv *receiver
+	raw  json.RawMessage // a func line, complete
+	file string
+	test string
+}
+
+// RegisterTypes is called from the instrumented packages' init with a nil
+// pointer of each type whose methods are wrapped.
+func RegisterTypes(pkg string, ptrs ...any) {
+	mu.Lock()
+	defer mu.Unlock()
+	for _, p := range ptrs {
+		instrumented[reflect.TypeOf(p)] = pkg
+	}
+}
+
+// ConfigFields names the fields that ParserForName (and the harmony
+// constructor) set in their composite literals; of them the bool and string
+// ones are a parser's configuration.
+func ConfigFields(names ...string) {
+	mu.Lock()
+	defer mu.Unlock()
+	for _, n := range names {
+		configFields[n] = true
+	}
+}
+
+// ParseTemplate replaces template.New(name).Parse(text) in the tests: the
+// same call, remembering the text.
+func ParseTemplate(name, text string) (*template.Template, error) {
+	t, err := template.New(name).Parse(text)
+	if t != nil {
+		mu.Lock()
+		templates[t] = text
+		mu.Unlock()
+	}
+	return t, err
+}
+
+// XMLUnmarshal replaces xml.Unmarshal(data, v) in the tests (glm46_test.go
+// decodes GLMToolCallXML with it): the same call, recorded as a "func" line
+// with the text and the decoded value.
+func XMLUnmarshal(data []byte, v any) error {
+	err := xml.Unmarshal(data, v)
+	ok, test, file := fromTestAt(3, 1) // runtime.Callers, fromTestAt, XMLUnmarshal; then the test
+	if !ok {
+		return err
+	}
+	c := &Call{fn: "xml.Unmarshal", pkg: "encoding/xml", file: file, test: test}
+	c.args = []json.RawMessage{marshal(string(data)), marshal(typeName(reflect.TypeOf(v)))}
+	c.Return(v, err)
+	return err
+}
+
+// Call is an open recorded call.
+type Call struct {
+	r          *receiver
+	c          *call
+	fn         string
+	pkg        string
+	ptr        any
+	file, test string
+	args       []json.RawMessage
+}
+
+var testFuncRE = regexp.MustCompile(`\.((?:Test|Fuzz)[A-Z][A-Za-z0-9_]*)`)
+
+// fromTest reports whether the wrapper's caller is test code, and the name
+// and file of the Test function on the stack.
+func fromTest() (ok bool, test, file string) {
+	return fromTestAt(4, 0) // runtime.Callers, fromTestAt, fromTest, Enter; then the wrapper
+}
+
+func fromTestAt(skip, i int) (ok bool, test, file string) {
+	pcs := make([]uintptr, 64)
+	n := runtime.Callers(skip, pcs)
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		if i == 0 {
+			// the wrapper itself
+			i++
+			if !more {
+				return false, "", ""
+			}
+			continue
+		}
+		if i == 1 {
+			if f.File == "<autogenerated>" || strings.HasSuffix(f.Function, "-fm") {
+				if !more {
+					return false, "", ""
+				}
+				continue
+			}
+			i++
+			if !strings.HasSuffix(f.File, "_test.go") {
+				return false, "", ""
+			}
+		}
+		if m := testFuncRE.FindStringSubmatch(f.Function[strings.LastIndex(f.Function, "/")+1:]); m != nil && strings.HasSuffix(f.File, "_test.go") {
+			return true, m[1], filepath.Base(f.File)
+		}
+		if !more {
+			return true, "", ""
+		}
+	}
+}
+
+// Enter is called by a method wrapper before the wrapped method runs.
+func Enter(pkg string, ptr any, typ, method string, args ...any) *Call {
+	ok, test, file := fromTest()
+	if !ok {
+		return nil
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	seq++
+	key := recvKey{test, ptr}
+	r := receivers[key]
+	if r == nil {
+		r = newReceiver(key, pkg, typ, file, test)
+	}
+	state := dumpState(ptr, nil)
+	if !r.firstSet {
+		r.firstSet = true
+		r.first = state
+		r.config, r.nonZero = configOf(ptr)
+	}
+	c := &call{method: method, before: state}
+	for _, a := range args {
+		c.args = append(c.args, dumpTop(a))
+	}
+	if _, ok := parserMethods[method]; ok && r.iface {
+		c.typed = typedArgs(method, args)
+	}
+	r.calls = append(r.calls, c)
+	return &Call{r: r, c: c, ptr: ptr}
+}
+
+// EnterFunc is called by a function wrapper before the function runs.
+func EnterFunc(pkg, fn string, args ...any) *Call {
+	ok, test, file := fromTest()
+	if !ok {
+		return nil
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	seq++
+	c := &Call{fn: fn, pkg: pkg, file: file, test: test}
+	for _, a := range args {
+		c.args = append(c.args, dumpTop(a))
+	}
+	return c
+}
+
+func newReceiver(key recvKey, pkg, typ, file, test string) *receiver {
+	r := &receiver{typ: typ, pkg: pkg, n: testTypes[test]}
+	testTypes[test]++
+	_, r.iface = key.ptr.(parserIface)
+	r.id = idOf(key.ptr)
+	r.line = &line{recv: r, file: file, test: test}
+	receivers[key] = r
+	lines = append(lines, r.line)
+	return r
+}
+
+func idOf(ptr any) int {
+	if id, ok := ids[ptr]; ok {
+		return id
+	}
+	id := len(ids) + 1
+	ids[ptr] = id
+	return id
+}
+
+// Return is called by the wrapper with the results.
+func (c *Call) Return(rets ...any) {
+	if c == nil {
+		return
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var retDumps []json.RawMessage
+	for _, r := range rets {
+		retDumps = append(retDumps, dumpTop(r))
+	}
+	if c.r != nil {
+		c.c.ret = retDumps
+		c.c.after = dumpState(c.ptr, nil)
+		if c.c.typed != nil {
+			c.c.typed = typedRets(c.c.method, c.c.typed, rets)
+		}
+		return
+	}
+	// a function: its own line; a returned instrumented value remembers it
+	var b bytes.Buffer
+	b.WriteString(`{"kind":"func","file":`)
+	writeJSON(&b, c.file)
+	b.WriteString(`,"test":`)
+	writeJSON(&b, c.test)
+	b.WriteString(`,"pkg":`)
+	writeJSON(&b, c.pkg)
+	b.WriteString(`,"func":`)
+	writeJSON(&b, c.fn)
+	b.WriteString(`,"args":`)
+	writeList(&b, c.args)
+	b.WriteString(`,"ret":`)
+	writeList(&b, retDumps)
+	b.WriteString("}")
+	lines = append(lines, &line{raw: json.RawMessage(b.Bytes()), file: c.file, test: c.test})
+
+	var nb bytes.Buffer
+	nb.WriteString(`{"func":`)
+	writeJSON(&nb, c.fn)
+	nb.WriteString(`,"args":`)
+	writeList(&nb, c.args)
+	nb.WriteString("}")
+	for _, r := range rets {
+		if r == nil {
+			continue
+		}
+		v := reflect.ValueOf(r)
+		if v.Kind() != reflect.Pointer || v.IsNil() {
+			continue
+		}
+		if _, ok := instrumented[v.Type()]; !ok {
+			continue
+		}
+		key := recvKey{c.test, r}
+		rc := receivers[key]
+		if rc == nil {
+			rc = newReceiver(key, instrumented[v.Type()], v.Type().Elem().Name(), c.file, c.test)
+		}
+		if rc.newCall == nil && !rc.firstSet {
+			rc.newCall = json.RawMessage(nb.Bytes())
+			rc.newState = dumpState(r, nil)
+		}
+	}
+}
+
+func marshal(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b, _ = json.Marshal(map[string]string{"$marshal_error": err.Error()})
+	}
+	return b
+}
+
+func errText(e any) json.RawMessage {
+	if e == nil {
+		return json.RawMessage("null")
+	}
+	return marshal(e.(error).Error())
+}
+
+// typedArgs: FORMAT.md's call object for a Parser method, arguments part.
+func typedArgs(method string, args []any) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteString(`{"m":`)
+	writeJSON(&b, parserMethods[method])
+	switch method {
+	case "Init":
+		b.WriteString(`,"tools":`)
+		b.Write(marshal(args[0].([]api.Tool)))
+		b.WriteString(`,"last":`)
+		b.Write(marshal(args[1].(*api.Message)))
+		b.WriteString(`,"think":`)
+		b.Write(marshal(args[2].(*api.ThinkValue)))
+	case "Add":
+		b.WriteString(`,"s":`)
+		writeJSON(&b, args[0].(string))
+		b.WriteString(`,"done":`)
+		writeJSON(&b, args[1].(bool))
+	}
+	return b.Bytes()
+}
+
+func typedRets(method string, head json.RawMessage, rets []any) json.RawMessage {
+	b := bytes.NewBuffer(append([]byte(nil), head...))
+	switch method {
+	case "Init":
+		b.WriteString(`,"ret":`)
+		b.Write(marshal(rets[0].([]api.Tool)))
+	case "Add":
+		b.WriteString(`,"content":`)
+		writeJSON(b, rets[0].(string))
+		b.WriteString(`,"thinking":`)
+		writeJSON(b, rets[1].(string))
+		b.WriteString(`,"calls":`)
+		b.Write(marshal(rets[2].([]api.ToolCall)))
+		b.WriteString(`,"err":`)
+		b.Write(errText(rets[3]))
+	case "PreservedTokens":
+		b.WriteString(`,"ret":`)
+		b.Write(marshal(rets[0].([]string)))
+	default:
+		b.WriteString(`,"ret":`)
+		writeJSON(b, rets[0].(bool))
+	}
+	b.WriteString("}")
+	return b.Bytes()
+}
+
+// configOf: the configuration fields (bool/string fields that the
+// constructors set) that are non-zero, and the names of all other fields
+// that are non-zero.
+func configOf(ptr any) (json.RawMessage, []string) {
+	v := reflect.ValueOf(ptr).Elem()
+	t := v.Type()
+	var b bytes.Buffer
+	b.WriteString("{")
+	first := true
+	var nonZero []string
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		fv := v.Field(i)
+		if fv.IsZero() {
+			continue
+		}
+		if configFields[f.Name] && (fv.Kind() == reflect.Bool || fv.Kind() == reflect.String) {
+			if !first {
+				b.WriteString(",")
+			}
+			first = false
+			writeJSON(&b, f.Name)
+			b.WriteString(":")
+			if fv.Kind() == reflect.Bool {
+				writeJSON(&b, fv.Bool())
+			} else {
+				writeJSON(&b, fv.String())
+			}
+			continue
+		}
+		nonZero = append(nonZero, f.Name)
+	}
+	b.WriteString("}")
+	return b.Bytes(), nonZero
+}
+
+// Flush writes the recorded lines to $PROMPTSCOPE_RECORD.
+func Flush() {
+	path := os.Getenv("PROMPTSCOPE_RECORD")
+	if path == "" {
+		return
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var out bytes.Buffer
+	for _, l := range lines {
+		if l.raw != nil {
+			out.Write(l.raw)
+			out.WriteString("\n")
+			continue
+		}
+		r := l.recv
+		if len(r.calls) == 0 {
+			continue
+		}
+		out.Write(receiverLine(l))
+		out.WriteString("\n")
+	}
+	if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "promptscoperec:", err)
+		os.Exit(3)
+	}
+}
+
+var kindOfType = map[string]string{
+	"harmony.HarmonyParser":              "harmony_parser",
+	"harmony.HarmonyToolCallAccumulator": "harmony_tool_call_accumulator",
+	"harmony.FunctionNameMap":            "function_name_map",
+	"tools.Parser":                       "tools_parser",
+}
+
+func receiverLine(l *line) []byte {
+	r := l.recv
+	allIface := r.iface
+	for _, c := range r.calls {
+		if c.typed == nil {
+			allIface = false
+		}
+	}
+	fresh := len(r.nonZero) == 0
+	if r.newCall != nil {
+		fresh = r.first == r.newState
+	}
+	kind := "parser"
+	if !allIface {
+		if r.iface {
+			kind = "parser_methods"
+		} else if k, ok := kindOfType[r.pkg+"."+r.typ]; ok {
+			kind = k
+		} else {
+			kind = r.pkg + "_" + r.typ
+		}
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"kind":`)
+	writeJSON(&b, kind)
+	b.WriteString(`,"file":`)
+	writeJSON(&b, l.file)
+	b.WriteString(`,"test":`)
+	writeJSON(&b, l.test)
+	b.WriteString(`,"n":`)
+	writeJSON(&b, r.n)
+	b.WriteString(`,"pkg":`)
+	writeJSON(&b, r.pkg)
+	b.WriteString(`,"type":`)
+	writeJSON(&b, r.typ)
+	b.WriteString(`,"id":`)
+	writeJSON(&b, r.id)
+	b.WriteString(`,"config":`)
+	b.Write(r.config)
+	if r.newCall != nil {
+		b.WriteString(`,"new":`)
+		b.Write(r.newCall)
+	}
+	if kind == "parser" && !fresh {
+		reason := "fields set by hand before the first call: " + strings.Join(r.nonZero, ", ")
+		if r.newCall != nil {
+			reason = "state changed by hand between construction and the first call"
+		}
+		b.WriteString(`,"skip":`)
+		writeJSON(&b, reason)
+	}
+	if kind != "parser" || !fresh {
+		b.WriteString(`,"state":`)
+		b.WriteString(r.first)
+	}
+	b.WriteString(`,"calls":[`)
+	for i, c := range r.calls {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		if kind == "parser" {
+			b.Write(c.typed)
+			continue
+		}
+		b.WriteString(`{"m":`)
+		writeJSON(&b, c.method)
+		b.WriteString(`,"args":`)
+		writeList(&b, c.args)
+		b.WriteString(`,"ret":`)
+		writeList(&b, c.ret)
+		b.WriteString(`,"state":`)
+		b.WriteString(c.before)
+		b.WriteString(`,"after":`)
+		if c.after == "" {
+			b.WriteString("null")
+		} else {
+			b.WriteString(c.after)
+		}
+		b.WriteString("}")
+	}
+	b.WriteString("]}")
+	return b.Bytes()
+}
+
+func writeList(b *bytes.Buffer, l []json.RawMessage) {
+	b.WriteString("[")
+	for i, x := range l {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.Write(x)
+	}
+	b.WriteString("]")
+}
+
+func writeJSON(b *bytes.Buffer, v any) {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	b.Truncate(b.Len() - 1) // Encode's newline
+}
+
+// ---- dumping values ----
+
+var (
+	errorType     = reflect.TypeOf((*error)(nil)).Elem()
+	marshalerType = reflect.TypeOf((*json.Marshaler)(nil)).Elem()
+	templateType  = reflect.TypeOf((*template.Template)(nil))
+	builderType   = reflect.TypeOf(strings.Builder{})
+	bufferType    = reflect.TypeOf(bytes.Buffer{})
+	regexpType    = reflect.TypeOf(regexp.Regexp{})
+	apiPkg        = reflect.TypeOf(api.Message{}).PkgPath()
+)
+
+// dumpTop dumps an argument or result: an instrumented value as
+// {"$type", "$id", "state"}, anything else as dump does.
+func dumpTop(x any) json.RawMessage {
+	if x != nil {
+		v := reflect.ValueOf(x)
+		if v.Kind() == reflect.Pointer && !v.IsNil() {
+			if _, ok := instrumented[v.Type()]; ok {
+				var b bytes.Buffer
+				b.WriteString(`{"$type":`)
+				writeJSON(&b, v.Type().Elem().Name())
+				b.WriteString(`,"$id":`)
+				writeJSON(&b, idOf(x))
+				b.WriteString(`,"state":`)
+				b.WriteString(dumpState(x, nil))
+				b.WriteString("}")
+				return b.Bytes()
+			}
+		}
+	}
+	var b bytes.Buffer
+	if x == nil {
+		b.WriteString("null")
+		return b.Bytes()
+	}
+	v := reflect.ValueOf(x)
+	if e, ok := x.(error); ok {
+		writeJSON(&b, map[string]string{"$error": e.Error()})
+		return b.Bytes()
+	}
+	dump(&b, addressable(v), map[uintptr]bool{}, 0)
+	return b.Bytes()
+}
+
+// dumpState dumps *ptr, all fields.
+func dumpState(ptr any, _ []string) string {
+	var b bytes.Buffer
+	v := reflect.ValueOf(ptr)
+	if v.IsNil() {
+		return "null"
+	}
+	dump(&b, v.Elem(), map[uintptr]bool{v.Pointer(): true}, 0)
+	return b.String()
+}
+
+func addressable(v reflect.Value) reflect.Value {
+	if v.CanAddr() {
+		return v
+	}
+	n := reflect.New(v.Type()).Elem()
+	n.Set(v)
+	return n
+}
+
+// accessible makes a value read through unexported fields usable.
+func accessible(v reflect.Value) reflect.Value {
+	if v.CanInterface() {
+		return v
+	}
+	if v.CanAddr() {
+		return reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem()
+	}
+	return v
+}
+
+func dump(b *bytes.Buffer, v reflect.Value, seen map[uintptr]bool, depth int) {
+	if depth > 64 {
+		b.WriteString(`"$deep"`)
+		return
+	}
+	v = accessible(v)
+	t := v.Type()
+	if t == templateType {
+		if v.IsNil() {
+			b.WriteString("null")
+			return
+		}
+		tm := v.Interface().(*template.Template)
+		if text, ok := templates[tm]; ok {
+			b.WriteString(`{"$template":`)
+			writeJSON(b, text)
+			b.WriteString("}")
+		} else if tm.Tree != nil {
+			b.WriteString(`{"$template_tree":`)
+			writeJSON(b, tm.Tree.Root.String())
+			b.WriteString("}")
+		} else {
+			b.WriteString(`{"$template_tree":null}`)
+		}
+		return
+	}
+	switch t {
+	case builderType, bufferType, regexpType:
+		if v.CanAddr() {
+			p := reflect.NewAt(t, unsafe.Pointer(v.UnsafeAddr()))
+			s := p.MethodByName("String").Call(nil)[0].String()
+			writeJSON(b, s)
+			return
+		}
+	}
+	if t.Kind() == reflect.Interface {
+		if v.IsNil() {
+			b.WriteString("null")
+			return
+		}
+		if t.Implements(errorType) && t == errorType {
+			writeJSON(b, map[string]string{"$error": v.Interface().(error).Error()})
+			return
+		}
+		e := v.Elem()
+		b.WriteString(`{"$type":`)
+		writeJSON(b, typeName(e.Type()))
+		b.WriteString(`,"value":`)
+		dump(b, addressable(e), seen, depth+1)
+		b.WriteString("}")
+		return
+	}
+	// api types: as Go marshals them
+	if t.PkgPath() == apiPkg || (t.Kind() == reflect.Pointer && t.Elem().PkgPath() == apiPkg) || (t.Kind() == reflect.Slice && t.Elem().PkgPath() == apiPkg) {
+		if (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice) && v.IsNil() {
+			b.WriteString("null")
+			return
+		}
+		var x any
+		if t.Kind() != reflect.Pointer && t.Kind() != reflect.Slice && v.CanAddr() && reflect.PointerTo(t).Implements(marshalerType) {
+			x = v.Addr().Interface()
+		} else {
+			x = v.Interface()
+		}
+		b.Write(marshal(x))
+		return
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		writeJSON(b, v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		b.WriteString(strconv.FormatInt(v.Int(), 10))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		b.WriteString(strconv.FormatUint(v.Uint(), 10))
+	case reflect.Float32, reflect.Float64:
+		f := v.Float()
+		if bs, err := json.Marshal(f); err == nil {
+			b.Write(bs)
+		} else {
+			writeJSON(b, strconv.FormatFloat(f, 'g', -1, 64))
+		}
+	case reflect.String:
+		writeJSON(b, v.String())
+	case reflect.Slice, reflect.Array:
+		if t.Kind() == reflect.Slice && v.IsNil() {
+			b.WriteString("null")
+			return
+		}
+		if t.Elem().Kind() == reflect.Uint8 && t.Kind() == reflect.Slice {
+			bs := v.Bytes()
+			if utf8.Valid(bs) {
+				writeJSON(b, string(bs))
+				return
+			}
+		}
+		b.WriteString("[")
+		for i := 0; i < v.Len(); i++ {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			dump(b, v.Index(i), seen, depth+1)
+		}
+		b.WriteString("]")
+	case reflect.Map:
+		if v.IsNil() {
+			b.WriteString("null")
+			return
+		}
+		keys := v.MapKeys()
+		type kv struct {
+			k string
+			v reflect.Value
+		}
+		var kvs []kv
+		for _, k := range keys {
+			kvs = append(kvs, kv{fmt.Sprint(accessible(addressable(k)).Interface()), v.MapIndex(k)})
+		}
+		sort.Slice(kvs, func(i, j int) bool { return kvs[i].k < kvs[j].k })
+		b.WriteString("{")
+		for i, e := range kvs {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			writeJSON(b, e.k)
+			b.WriteString(":")
+			dump(b, addressable(e.v), seen, depth+1)
+		}
+		b.WriteString("}")
+	case reflect.Pointer:
+		if v.IsNil() {
+			b.WriteString("null")
+			return
+		}
+		p := v.Pointer()
+		if seen[p] {
+			b.WriteString(`{"$cycle":true}`)
+			return
+		}
+		seen[p] = true
+		dump(b, v.Elem(), seen, depth+1)
+		delete(seen, p)
+	case reflect.Struct:
+		b.WriteString("{")
+		for i := 0; i < t.NumField(); i++ {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			writeJSON(b, t.Field(i).Name)
+			b.WriteString(":")
+			dump(b, addressable(v).Field(i), seen, depth+1)
+		}
+		b.WriteString("}")
+	case reflect.Func:
+		if v.IsNil() {
+			b.WriteString("null")
+		} else {
+			b.WriteString(`"$func"`)
+		}
+	case reflect.Chan:
+		b.WriteString(`"$chan"`)
+	default:
+		writeJSON(b, "$"+t.Kind().String())
+	}
+}
+
+func typeName(t reflect.Type) string {
+	if t.Name() != "" {
+		return t.Name()
+	}
+	return t.String()
+}
