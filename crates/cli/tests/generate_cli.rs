@@ -326,3 +326,93 @@ fn openai_chat_answers_in_its_own_shapes() {
     assert_eq!(chunks[n - 1]["choices"], json!([]));
     assert_eq!(chunks[n - 1]["usage"]["prompt_tokens"], n_prompt);
 }
+
+/// A Hermes-style TEMPLATE (tool calls as `<tool_call>` and a JSON object)
+/// and a conversation that steers SmolLM2 into that format: two earlier
+/// turns answered with a tool call, then a new question.
+fn tool_case(parser: &str, stream: bool) -> String {
+    let template = "{{- if .Tools }}<|im_start|>system\nYou can call tools. To call one, answer with <tool_call> and a JSON object.\n<tools>\n{{- range .Tools }}\n{{ json .Function }}\n{{- end }}\n</tools><|im_end|>\n{{ end }}\n{{- range .Messages }}\n{{- if eq .Role \"tool\" }}<|im_start|>user\n<tool_response>\n{{ .Content }}\n</tool_response><|im_end|>\n{{ else }}<|im_start|>{{ .Role }}\n{{ if .Content }}{{ .Content }}{{ end }}\n{{- if .ToolCalls }}<tool_call>\n{{ range .ToolCalls }}{\"name\": \"{{ .Function.Name }}\", \"arguments\": {{ .Function.Arguments }}}\n{{ end }}</tool_call>\n{{- end }}<|im_end|>\n{{ end }}\n{{- end }}<|im_start|>assistant\n";
+    let call = |city: &str| json!([{"function": {"name": "get_weather", "arguments": {"city": city}}}]);
+    let mut model = json!({"name": "smollm2", "template": template});
+    if !parser.is_empty() {
+        model["parser"] = parser.into();
+    }
+    json!({"endpoint": "chat", "model": model, "request": {
+        "model": "smollm2",
+        "messages": [
+            {"role": "user", "content": "What is the weather in Paris?"},
+            {"role": "assistant", "content": "", "tool_calls": call("Paris")},
+            {"role": "tool", "content": "18 C, cloudy"},
+            {"role": "assistant", "content": "It is 18 C and cloudy in Paris."},
+            {"role": "user", "content": "What is the weather in Berlin?"},
+            {"role": "assistant", "content": "", "tool_calls": call("Berlin")},
+            {"role": "tool", "content": "12 C, rain"},
+            {"role": "assistant", "content": "It is 12 C and rainy in Berlin."},
+            {"role": "user", "content": "What is the weather in Tokyo?"}
+        ],
+        "tools": [{"type": "function", "function": {"name": "get_weather", "description": "Get the weather in a city",
+            "parameters": {"type": "object", "required": ["city"], "properties": {"city": {"type": "string", "description": "The city"}}}}}],
+        "stream": stream,
+        "options": {"temperature": 0, "num_predict": 40}
+    }})
+    .to_string()
+}
+
+/// Generation answers with `tool_calls` as Ollama would: through the tool
+/// parser Ollama derives from the TEMPLATE (tag `<tool_call>`), and through
+/// the built-in `qwen3` parser; unstreamed, the one message carries the
+/// call with an id of Ollama's shape and no content; streamed, one chunk
+/// carries it.
+#[test]
+fn generation_answers_with_tool_calls() {
+    let gguf = testkit::smollm2();
+    let is_id = |v: &Value| {
+        let s = v.as_str().unwrap_or("");
+        s.len() == 13
+            && s.starts_with("call_")
+            && s[5..].bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    };
+    for parser in ["", "qwen3"] {
+        let (code, out, err) = run(
+            &["generate", "--gguf", gguf.to_str().unwrap()],
+            &tool_case(parser, false),
+        );
+        assert_eq!(code, 0, "{err}");
+        let one = lines(&out);
+        assert_eq!(one.len(), 1, "{out}");
+        let m = &one[0]["message"];
+        assert_eq!(m["content"], "", "{parser:?}: {out}");
+        let calls = m["tool_calls"].as_array().expect("tool_calls");
+        assert_eq!(calls.len(), 1, "{out}");
+        assert!(is_id(&calls[0]["id"]), "{out}");
+        assert_eq!(
+            calls[0]["function"],
+            json!({"index": 0, "name": "get_weather", "arguments": {"city": "Tokyo"}}),
+            "{parser:?}"
+        );
+        assert_eq!(one[0]["done_reason"], "stop");
+
+        let (code, out, err) = run(
+            &["generate", "--gguf", gguf.to_str().unwrap()],
+            &tool_case(parser, true),
+        );
+        assert_eq!(code, 0, "{err}");
+        let chunks = lines(&out);
+        let with_calls: Vec<&Value> = chunks
+            .iter()
+            .filter(|c| c["message"].get("tool_calls").is_some())
+            .collect();
+        assert_eq!(with_calls.len(), 1, "{parser:?}: {out}");
+        assert_eq!(
+            with_calls[0]["message"]["tool_calls"][0]["function"]["arguments"],
+            json!({"city": "Tokyo"})
+        );
+        // no tool-call text leaks into the content
+        let content: String = chunks
+            .iter()
+            .filter_map(|c| c["message"]["content"].as_str())
+            .collect();
+        assert!(!content.contains("tool_call"), "{parser:?}: {content:?}");
+        assert_eq!(chunks.last().unwrap()["done"], true);
+    }
+}
