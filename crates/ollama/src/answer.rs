@@ -849,3 +849,87 @@ impl Answer {
         ) && (self.explain.tool_tag.is_some() || !self.explain.parser.is_empty())
     }
 }
+
+/// The fuzz harness (`fuzz/fuzz_targets/answer.rs`): arbitrary bytes as a
+/// model's output through every parser. The first byte picks the parser
+/// (or none, with a TEMPLATE whose tool parser and thinking tags then
+/// run), the second the endpoint, tools, think and prefill; the rest is
+/// the output, its pieces split at `0xff` bytes. No input may panic or
+/// hang, and the answer must not depend on the pieces' boundaries beyond
+/// what Ollama's parsers do (not checked: Ollama's own parsers are not
+/// chunking-invariant).
+#[doc(hidden)]
+pub fn exercise(data: &[u8]) {
+    const TEMPLATES: [&str; 3] = [
+        "{{ if .Tools }}<tools>{{ range .Tools }}{{ json .Function }}{{ end }}</tools>{{ end }}{{ range .Messages }}{{ .Role }}: {{ if .Thinking }}<think>{{ .Thinking }}</think>{{ end }}{{ .Content }}{{ if .ToolCalls }}<tool_call>{{ range .ToolCalls }}{\"name\": \"{{ .Function.Name }}\", \"arguments\": {{ .Function.Arguments }}}{{ end }}</tool_call>{{ end }}\n{{ end }}assistant: {{ if .Think }}<think>{{ end }}",
+        "{{ range .Messages }}{{ .Content }}{{ range .ToolCalls }}[TOOL_CALLS] [{\"name\": \"{{ .Function.Name }}\", \"arguments\": {{ .Function.Arguments }}}]{{ end }}{{ end }}",
+        "{{ .Prompt }}",
+    ];
+    let (Some(&pick), Some(&flags)) = (data.first(), data.get(1)) else {
+        return;
+    };
+    let rest = &data[2..];
+    let names = crate::parsers::PARSER_NAMES;
+    let parser = names.get(pick as usize % (names.len() + 3)).copied().unwrap_or("");
+    let template_text = if parser.is_empty() {
+        TEMPLATES[pick as usize % TEMPLATES.len()]
+    } else {
+        "{{ .Prompt }}"
+    };
+    let Ok(template) = Template::parse(template_text, crate::date::Date::today_utc()) else {
+        return;
+    };
+    let tool = |name: &str| {
+        let v = serde_json::json!({"model": "m", "tools": [{"type": "function", "function": {"name": name,
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}, "n": {"type": "integer"},
+            "x": {"type": "number"}, "ok": {"type": "boolean"}, "list": {"type": "array"}, "obj": {"type": "object"}}}}}]});
+        crate::api::ChatRequest::decode(&v)
+            .ok()
+            .and_then(|r| r.tools)
+            .unwrap_or_default()
+    };
+    let think = match flags >> 2 & 3 {
+        0 => None,
+        1 => Some(Think::Bool(true)),
+        2 => Some(Think::Bool(false)),
+        _ => Some(Think::Level("high".into())),
+    };
+    let last_message = Some(if flags & 16 != 0 {
+        let mut m = Message::new("assistant", "<think>partial");
+        m.thinking = "partial".into();
+        m
+    } else {
+        Message::new("user", "hi")
+    });
+    let setup = Setup {
+        endpoint: if flags & 1 != 0 {
+            Endpoint::Generate
+        } else {
+            Endpoint::Chat
+        },
+        parser: parser.to_string(),
+        template,
+        tools: if flags & 2 != 0 {
+            tool("get_weather")
+        } else {
+            Vec::new()
+        },
+        init_think: think.clone(),
+        think,
+        last_message,
+        prompt: if flags & 32 != 0 {
+            "assistant: <think>".into()
+        } else {
+            String::new()
+        },
+        raw: flags & 64 != 0,
+        native: false,
+    };
+    let pieces: Vec<String> = rest
+        .split(|&b| b == 0xff)
+        .map(|p| String::from_utf8_lossy(p).into_owned())
+        .collect();
+    let a = run(&setup, &pieces, tool_call_ids(0));
+    let _ = a.detail_json(setup.endpoint).to_json();
+    let _ = a.diagnose(&pieces.concat());
+}
