@@ -43,6 +43,41 @@ PROMPT_TOKENS, EVAL_TOKENS = 27, 8
 failures = []
 
 
+# A Hermes-style TEMPLATE and a conversation that steers SmolLM2 into a
+# tool call (crates/cli/tests/generate_cli.rs generation_answers_with_tool_calls)
+TOOLS_TEMPLATE = ("{{- if .Tools }}<|im_start|>system\nYou can call tools. To call one, answer with <tool_call> and a JSON object.\n<tools>\n"
+                  "{{- range .Tools }}\n{{ json .Function }}\n{{- end }}\n</tools><|im_end|>\n{{ end }}\n{{- range .Messages }}\n"
+                  "{{- if eq .Role \"tool\" }}<|im_start|>user\n<tool_response>\n{{ .Content }}\n</tool_response><|im_end|>\n"
+                  "{{ else }}<|im_start|>{{ .Role }}\n{{ if .Content }}{{ .Content }}{{ end }}\n{{- if .ToolCalls }}<tool_call>\n"
+                  "{{ range .ToolCalls }}{\"name\": \"{{ .Function.Name }}\", \"arguments\": {{ .Function.Arguments }}}\n{{ end }}</tool_call>\n"
+                  "{{- end }}<|im_end|>\n{{ end }}\n{{- end }}<|im_start|>assistant\n")
+WEATHER = {"type": "function", "function": {"name": "get_weather", "description": "Get the weather in a city",
+           "parameters": {"type": "object", "required": ["city"],
+                          "properties": {"city": {"type": "string", "description": "The city"}}}}}
+
+
+def steer(openai_shape=False):
+    def call(c):
+        if openai_shape:
+            return [{"id": f"call_{c.lower()}", "type": "function",
+                     "function": {"name": "get_weather", "arguments": json.dumps({"city": c})}}]
+        return [{"function": {"name": "get_weather", "arguments": {"city": c}}}]
+
+    def tool(text, c):
+        return {"role": "tool", "content": text, **({"tool_call_id": f"call_{c.lower()}"} if openai_shape else {})}
+    return [
+        {"role": "user", "content": "What is the weather in Paris?"},
+        {"role": "assistant", "content": "", "tool_calls": call("Paris")},
+        tool("18 C, cloudy", "Paris"),
+        {"role": "assistant", "content": "It is 18 C and cloudy in Paris."},
+        {"role": "user", "content": "What is the weather in Berlin?"},
+        {"role": "assistant", "content": "", "tool_calls": call("Berlin")},
+        tool("12 C, rain", "Berlin"),
+        {"role": "assistant", "content": "It is 12 C and rainy in Berlin."},
+        {"role": "user", "content": "What is the weather in Tokyo?"},
+    ]
+
+
 def check(what, got, want):
     if got != want:
         failures.append(f"{what}: got {got!r}, want {want!r}")
@@ -54,20 +89,21 @@ def blob(store, data):
     return {"digest": f"sha256:{digest}", "size": len(data)}
 
 
-def add_smollm2(store, gguf):
+def add_smollm2(store, gguf, name="smollm2", template=None):
     h = hashlib.sha256()
     with open(gguf, "rb") as f:
         for piece in iter(lambda: f.read(1 << 20), b""):
             h.update(piece)
     digest = h.hexdigest()
     target = store / "blobs" / f"sha256-{digest}"
-    try:
-        os.link(gguf, target)
-    except OSError:
-        shutil.copyfile(gguf, target)
+    if not target.exists():
+        try:
+            os.link(gguf, target)
+        except OSError:
+            shutil.copyfile(gguf, target)
     config = blob(store, json.dumps({"model_format": "gguf", "model_family": "llama", "model_families": ["llama"],
                                      "model_type": "134.52M", "file_type": "Q4_1"}).encode())
-    template = blob(store, CHATML.encode())
+    template = blob(store, (template or CHATML).encode())
     manifest = {
         "schemaVersion": 2,
         "mediaType": "application/vnd.docker.distribution.manifest.v2+json",
@@ -78,7 +114,7 @@ def add_smollm2(store, gguf):
             {"mediaType": "application/vnd.ollama.image.template", **template},
         ],
     }
-    d = store / "manifests/registry.ollama.ai/library/smollm2"
+    d = store / f"manifests/registry.ollama.ai/library/{name}"
     d.mkdir(parents=True)
     (d / "latest").write_text(json.dumps(manifest))
 
@@ -109,6 +145,7 @@ def main():
     store = tmp / "models"
     shutil.copytree(FIXTURE, store)
     add_smollm2(store, gguf)
+    add_smollm2(store, gguf, "smollm2-tools", TOOLS_TEMPLATE)
     log = tmp / "serve.log"
     server, addr = start(binary, store, log)
     url = f"http://{addr}"
@@ -180,6 +217,17 @@ def main():
         check("bad body", (bad.status_code, bad.json()),
               (400, {"error": "json: cannot unmarshal number into Go struct field ChatRequest.messages of type []api.Message"}))
         check("missing body", h.post("/api/chat", content=b"").json(), {"error": "missing request body"})
+        # generation answers with tool_calls: the TEMPLATE's tool parser
+        tc = c.chat(model="smollm2-tools", messages=steer(), tools=[WEATHER],
+                    options={"temperature": 0, "num_predict": 40})
+        calls = tc.message.tool_calls or []
+        check("tool call", [(t.function.name, dict(t.function.arguments)) for t in calls],
+              [("get_weather", {"city": "Tokyo"})])
+        check("tool call content", tc.message.content, "")
+        parts = list(c.chat(model="smollm2-tools", messages=steer(), tools=[WEATHER], stream=True,
+                            options={"temperature": 0, "num_predict": 40}))
+        check("streamed tool call", [t.function.name for p in parts for t in (p.message.tool_calls or [])],
+              ["get_weather"])
         # /v1/chat/completions through the openai client
         o = openai.OpenAI(base_url=url + "/v1", api_key="ollama", max_retries=0)
         cc = o.chat.completions.create(model="smollm2", messages=messages, temperature=0, max_tokens=64)
@@ -189,6 +237,12 @@ def main():
             model="smollm2", messages=messages, temperature=0, max_tokens=64, stream=True) if ch.choices)
         check("openai stream", text, ANSWER)
         check("openai models", "smollm2:latest" in [m.id for m in o.models.list().data], True)
+        otc = o.chat.completions.create(model="smollm2-tools", messages=steer(True), tools=[WEATHER],
+                                        temperature=0, max_tokens=40)
+        ch = otc.choices[0]
+        check("openai tool call", (ch.finish_reason, [(t.function.name, json.loads(t.function.arguments))
+                                                        for t in ch.message.tool_calls or []]),
+              ("tool_calls", [("get_weather", {"city": "Tokyo"})]))
         try:
             o.chat.completions.create(model="nope", messages=messages)
             failures.append("openai unknown model: no error")
