@@ -332,7 +332,8 @@ fn openai_chat_answers_in_its_own_shapes() {
 /// turns answered with a tool call, then a new question.
 fn tool_case(parser: &str, stream: bool) -> String {
     let template = "{{- if .Tools }}<|im_start|>system\nYou can call tools. To call one, answer with <tool_call> and a JSON object.\n<tools>\n{{- range .Tools }}\n{{ json .Function }}\n{{- end }}\n</tools><|im_end|>\n{{ end }}\n{{- range .Messages }}\n{{- if eq .Role \"tool\" }}<|im_start|>user\n<tool_response>\n{{ .Content }}\n</tool_response><|im_end|>\n{{ else }}<|im_start|>{{ .Role }}\n{{ if .Content }}{{ .Content }}{{ end }}\n{{- if .ToolCalls }}<tool_call>\n{{ range .ToolCalls }}{\"name\": \"{{ .Function.Name }}\", \"arguments\": {{ .Function.Arguments }}}\n{{ end }}</tool_call>\n{{- end }}<|im_end|>\n{{ end }}\n{{- end }}<|im_start|>assistant\n";
-    let call = |city: &str| json!([{"function": {"name": "get_weather", "arguments": {"city": city}}}]);
+    let call =
+        |city: &str| json!([{"function": {"name": "get_weather", "arguments": {"city": city}}}]);
     let mut model = json!({"name": "smollm2", "template": template});
     if !parser.is_empty() {
         model["parser"] = parser.into();
@@ -370,7 +371,9 @@ fn generation_answers_with_tool_calls() {
         let s = v.as_str().unwrap_or("");
         s.len() == 13
             && s.starts_with("call_")
-            && s[5..].bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            && s[5..]
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
     };
     for parser in ["", "qwen3"] {
         let (code, out, err) = run(

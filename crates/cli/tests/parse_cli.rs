@@ -93,7 +93,10 @@ fn a_harmony_answer_splits_thinking_and_calls() {
 #[test]
 fn without_tools_a_call_stays_content_and_json_says_why() {
     // the TEMPLATE's tool parser runs only when the request has tools
-    let mut c = case("", json!({"output": "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>"}));
+    let mut c = case(
+        "",
+        json!({"output": "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>"}),
+    );
     c["model"] = json!({"name": "m", "template": "{{ if .Tools }}{{ .Tools }}{{ end }}{{ range .ToolCalls }}<tool_call>{{ end }}{{ .Prompt }}"});
     c["request"].as_object_mut().unwrap().remove("tools");
     let (code, out, err) = run(&["parse", "--json"], &c.to_string());
@@ -107,6 +110,8 @@ fn without_tools_a_call_stays_content_and_json_says_why() {
     assert_eq!(v["parser"]["kind"], "none");
     let why = v["parser"]["why"].to_string();
     assert!(why.contains("no tools"), "{why}");
+    let diagnosis = v["diagnosis"].to_string();
+    assert!(diagnosis.contains("line 1, column 1"), "{diagnosis}");
     // the stream ends with the done response
     let stream = v["stream"].as_array().unwrap();
     assert_eq!(stream.last().unwrap()["done"], true);
@@ -161,7 +166,10 @@ fn ollama_errors_and_bad_cases() {
     c["request"].as_object_mut().unwrap().remove("tools");
     let (code, out, _) = run(&["parse"], &c.to_string());
     assert_eq!(code, 1);
-    assert_eq!(out.trim_end(), r#"{"error":"\"m\" does not support thinking"}"#);
+    assert_eq!(
+        out.trim_end(),
+        r#"{"error":"\"m\" does not support thinking"}"#
+    );
     // no output at all is a usage error (exit 2) that says what is missing
     let c = case("qwen3", json!({}));
     let (code, _, err) = run(&["parse"], &c.to_string());

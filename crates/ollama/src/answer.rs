@@ -75,6 +75,9 @@ pub struct Explain {
     pub preserved_tokens: Vec<String>,
     /// Sentences saying why, in order.
     pub why: Vec<String>,
+    /// The names of the request's tools (a call must name one of them).
+    #[serde(default)]
+    pub tool_names: Vec<String>,
 }
 
 /// The handler loop for one request.
@@ -106,6 +109,7 @@ impl Handler {
                     tool_tag: None,
                     preserved_tokens: Vec::new(),
                     why: vec!["The model renders through llama-server's own chat path (its GGUF chat template): llama-server's chat parser reads the answer, and Promptscope passes the text through as content.".into()],
+                    tool_names: Vec::new(),
                 },
                 ids,
             };
@@ -205,6 +209,11 @@ impl Handler {
                 .map(|p| p.preserved_tokens())
                 .unwrap_or_default(),
             why,
+            tool_names: setup
+                .tools
+                .iter()
+                .map(|t| t.function.name.clone())
+                .collect(),
         };
         Handler {
             endpoint: setup.endpoint,
@@ -350,6 +359,10 @@ fn trim(s: &str) -> &str {
     s.trim_matches(gotmpl::unicode::is_space)
 }
 
+fn trim_start(s: &str) -> &str {
+    s.trim_start_matches(gotmpl::unicode::is_space)
+}
+
 /// The whole answer to a run of pieces.
 #[derive(Clone, Debug)]
 pub struct Answer {
@@ -363,6 +376,8 @@ pub struct Answer {
     /// The runner stopped early on its token-repeat rule after this many
     /// pieces.
     pub repeat_abort: Option<usize>,
+    /// The model's whole output (the pieces joined).
+    pub output: String,
 }
 
 impl Answer {
@@ -385,8 +400,10 @@ impl Answer {
                     "The request has no {}: Ollama only loads the model and answers done_reason \"load\".",
                     if endpoint == Endpoint::Chat { "messages" } else { "prompt" }
                 )],
+                tool_names: Vec::new(),
             },
             repeat_abort: None,
+            output: String::new(),
         }
     }
 }
@@ -471,6 +488,7 @@ pub fn run(setup: &Setup, pieces: &[String], ids: Box<dyn FnMut() -> String>) ->
         result,
         explain,
         repeat_abort,
+        output: pieces.concat(),
     }
 }
 
@@ -644,6 +662,13 @@ impl Answer {
             p.push(("repeat_abort".into(), J::int(n as i64)));
         }
         o.push(("parser".to_string(), J::Obj(p)));
+        let diagnosis = self.diagnose(&self.output);
+        if !diagnosis.is_empty() {
+            o.push((
+                "diagnosis".to_string(),
+                J::Arr(diagnosis.iter().map(J::s).collect()),
+            ));
+        }
         J::Obj(o)
     }
 }
@@ -805,16 +830,32 @@ impl Answer {
                     .collect::<Vec<_>>()
                     .iter(),
             )
-            .filter_map(|o| msg.content.find(o).map(|i| (i, o.to_string())))
+            .filter_map(|o| output.find(o).map(|i| (i, o.to_string())))
             .min();
-        let Some((at, opening)) = seen else {
+        let Some((out_at, opening)) = seen else {
             return Vec::new();
         };
         let mut why = Vec::new();
-        let (line, col) = output
-            .find(&opening)
-            .map(|i| line_col(output, i))
-            .unwrap_or_else(|| line_col(&msg.content, at));
+        let (line, col) = line_col(output, out_at);
+        let Some(at) = msg.content.find(&opening) else {
+            // the parser took the text from the opening on and let none of
+            // it out
+            why.push(format!(
+                "The output has {opening:?} at line {line}, column {col}, which looks like a tool call, but the answer has neither tool_calls nor that text: the parser held everything from there on and found no call in it."
+            ));
+            if e.tool_tag.is_some()
+                && !e
+                    .tool_names
+                    .iter()
+                    .any(|n| output[out_at..].contains(&format!("\"{n}\"")))
+            {
+                why.push(format!(
+                    "Ollama's tool parser reads a call only when it names one of the request's tools ({}) in quotes; the output names none of them.",
+                    e.tool_names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ")
+                ));
+            }
+            return why;
+        };
         why.push(format!(
             "The content has {opening:?} at line {line}, column {col} of the output, which looks like a tool call, but the answer has no tool_calls."
         ));
@@ -825,6 +866,24 @@ impl Answer {
                 "No tool-call parser ran: the request has no tools (Ollama parses tool calls only when the request sends tools), or the model's parser has no tool support."
                     .into(),
             ),
+            _ if matches!(e.tool_tag.as_deref(), Some("{") | Some("["))
+                && !trim(&msg.content[..msg.content.find(['{', '[']).unwrap_or(0)]).is_empty() =>
+            {
+                let first = msg.content.len() - trim_start(&msg.content).len();
+                let (l, c) = line_col(&msg.content, first);
+                why.push(format!(
+                    "The TEMPLATE shows no tool-call tag, so Ollama's tool parser takes {:?} as the opening and reads a call only when the answer starts with it; this answer starts with other text at line {l}, column {c}, and the parser stopped there: everything stays content.",
+                    e.tool_tag.as_deref().unwrap_or("{")
+                ));
+            }
+            _ if e.tool_tag.is_some()
+                && !e.tool_names.iter().any(|n| msg.content[at..].contains(&format!("\"{n}\""))) =>
+            {
+                why.push(format!(
+                    "After {opening:?} the tool parser looks for the name of one of the request's tools ({}) in quotes, and the output names none of them, so it found no call.",
+                    e.tool_names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ")
+                ));
+            }
             _ => {
                 if !looks_for.is_empty() && !looks_for.iter().any(|t| msg.content.contains(t.as_str())) {
                     why.push(format!(
@@ -870,7 +929,10 @@ pub fn exercise(data: &[u8]) {
     };
     let rest = &data[2..];
     let names = crate::parsers::PARSER_NAMES;
-    let parser = names.get(pick as usize % (names.len() + 3)).copied().unwrap_or("");
+    let parser = names
+        .get(pick as usize % (names.len() + 3))
+        .copied()
+        .unwrap_or("");
     let template_text = if parser.is_empty() {
         TEMPLATES[pick as usize % TEMPLATES.len()]
     } else {
@@ -932,4 +994,112 @@ pub fn exercise(data: &[u8]) {
     let a = run(&setup, &pieces, tool_call_ids(0));
     let _ = a.detail_json(setup.endpoint).to_json();
     let _ = a.diagnose(&pieces.concat());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn answer(template: &str, parser: &str, tools: bool, output: &str) -> Answer {
+        let tools = tools.then(|| {
+            json!([{"type": "function", "function": {"name": "get_weather",
+                "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}])
+        });
+        let spec = json!({"endpoint": "chat", "parser": parser, "template": template,
+            "tools": tools, "last": {"role": "user", "content": "hi"}, "prompt": ""});
+        let setup = Setup::from_spec(&spec, crate::date::Date::today_utc()).unwrap();
+        run(&setup, &[output.to_string()], tool_call_ids(1))
+    }
+
+    const HERMES: &str = "{{ if .Tools }}{{ .Tools }}{{ end }}{{ range .Messages }}{{ .Content }}{{ if .ToolCalls }}<tool_call>{{ range .ToolCalls }}{\"name\": \"{{ .Function.Name }}\"}{{ end }}</tool_call>{{ end }}{{ end }}";
+    const BARE: &str = "{{ if .Tools }}{{ .Tools }}{{ end }}{{ range .Messages }}{{ .Content }}{{ range .ToolCalls }}{\"name\": \"{{ .Function.Name }}\"}{{ end }}{{ end }}";
+
+    #[test]
+    fn a_call_that_parses_needs_no_diagnosis() {
+        let out = "<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>";
+        let a = answer(HERMES, "", true, out);
+        let m = a.result.as_ref().unwrap();
+        assert_eq!(m.tool_calls.len(), 1);
+        assert_eq!(a.explain.kind, "tools");
+        assert_eq!(a.explain.tool_tag.as_deref(), Some("<tool_call>"));
+        assert!(a.diagnose(out).is_empty());
+        // the handler asks llama-server to keep the tag visible
+        let h = Handler::new(
+            &Setup::from_spec(
+                &json!({"endpoint": "chat", "parser": "", "template": HERMES,
+                    "tools": [{"type": "function", "function": {"name": "f"}}], "prompt": ""}),
+                crate::date::Date::today_utc(),
+            )
+            .unwrap(),
+            tool_call_ids(0),
+        );
+        assert_eq!(h.preserved_tokens(), ["<tool_call>"]);
+    }
+
+    #[test]
+    fn why_a_call_stays_content() {
+        let out = "<tool_call>{\"name\": \"get_weather\", \"arguments\": {}}</tool_call>";
+        // no tools in the request: no tool parser runs
+        let a = answer(HERMES, "", false, out);
+        assert!(a.result.as_ref().unwrap().tool_calls.is_empty());
+        let why = a.diagnose(out).join(" ");
+        assert!(why.contains("line 1, column 1"), "{why}");
+        assert!(why.contains("No tool-call parser ran"), "{why}");
+        // a TEMPLATE without a tag: `{` must open the answer
+        let out = "Sure! {\"name\": \"get_weather\", \"arguments\": {}}";
+        let a = answer(BARE, "", true, out);
+        assert_eq!(a.explain.tool_tag.as_deref(), Some("{"));
+        // Ollama's own quirk: the parser gives up but keeps its buffer,
+        // and Content() hands it out again at the end
+        assert_eq!(
+            a.result.as_ref().unwrap().content,
+            format!("{out}{}", &out[6..])
+        );
+        let why = a.diagnose(out).join(" ");
+        assert!(
+            why.contains("starts with other text at line 1, column 1"),
+            "{why}"
+        );
+        // a call naming no tool the request sent
+        let out = "<tool_call>{\"name\": \"get_time\", \"arguments\": {}}</tool_call>";
+        let a = answer(HERMES, "", true, out);
+        let why = a.diagnose(out).join(" ");
+        assert!(why.contains("\"get_weather\""), "{why}");
+    }
+
+    #[test]
+    fn the_runners_repeat_rule() {
+        // 31 identical pieces are delivered, the 32nd aborts: no done
+        let setup = Setup::from_spec(
+            &json!({"endpoint": "generate", "parser": "", "template": "{{ .Prompt }}", "prompt": "p"}),
+            crate::date::Date::today_utc(),
+        )
+        .unwrap();
+        let pieces = vec!["x".to_string(); 40];
+        let a = run(&setup, &pieces, tool_call_ids(0));
+        assert_eq!(a.repeat_abort, Some(31));
+        assert_eq!(a.stream.len(), 31);
+        assert!(a.stream.iter().all(|o| !o.done));
+        // blank pieces at the start repeat the initial "" already
+        let blank = vec![" ".to_string(); 31];
+        let a = run(&setup, &blank, tool_call_ids(0));
+        assert_eq!(a.repeat_abort, Some(30));
+        let a = run(&setup, &pieces[..31], tool_call_ids(0));
+        assert_eq!(a.repeat_abort, None);
+        assert!(a.stream.last().unwrap().done);
+    }
+
+    #[test]
+    fn specs_round_trip() {
+        let spec = json!({"endpoint": "chat", "parser": "qwen3", "template": "{{ .Prompt }}",
+            "tools": [{"type": "function", "function": {"name": "f"}}],
+            "last": {"role": "assistant", "content": "<think>"}, "init_think": null,
+            "handler_think": true, "prompt": "p", "raw": false, "native": false});
+        let s = Setup::from_spec(&spec, crate::date::Date::today_utc()).unwrap();
+        assert_eq!(s.init_think, None);
+        assert_eq!(s.think, Some(Think::Bool(true)));
+        let request = json!({"tools": spec["tools"], "messages": [spec["last"]]});
+        assert_eq!(s.to_spec(&request), spec);
+    }
 }
