@@ -33,8 +33,6 @@ import os
 import random
 import sys
 
-import llama_cpp
-
 VOCABS = ["llama-spm.gguf", "mistral-hf.gguf", "llama3.gguf", "qwen3.gguf", "gptoss.gguf",
           "deepseek3.gguf", "gemma3.gguf", "gemma4.gguf", "smollm2"]
 
@@ -90,6 +88,9 @@ def generated(seed, n):
 
 class Oracle:
     def __init__(self, path):
+        global llama_cpp
+        import llama_cpp
+
         llama_cpp.llama_backend_init()
         params = llama_cpp.llama_model_default_params()
         params.vocab_only = True

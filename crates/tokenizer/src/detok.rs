@@ -100,7 +100,7 @@ impl Vocab {
         }
         if attr.has(TokenAttr::NORMAL) {
             return match self.kind {
-                VocabType::Spm | VocabType::Wpm => unescape_whitespace(text),
+                VocabType::Spm | VocabType::Wpm | VocabType::Ugm => unescape_whitespace(text),
                 VocabType::Bpe if self.escape_whitespaces => unescape_whitespace(text),
                 VocabType::Bpe => decode_byte_level(text),
             };

@@ -10,7 +10,7 @@ pub enum ErrorKind {
     /// threw); the message is the exception's text.
     Load,
     /// The vocabulary type is one llama.cpp supports but this crate does
-    /// not reproduce (WPM, UGM, RWKV, PLaMo-2, hybriddna, none).
+    /// not reproduce (RWKV, PLaMo-2, hybriddna, none).
     Unsupported,
     /// llama.cpp's `llama_tokenize` would abort or throw on this input.
     Tokenize,

@@ -13,8 +13,8 @@
 //! # What is reproduced
 //!
 //! llama.cpp `src/llama-vocab.cpp` and `src/unicode.cpp` (tag b10488), for
-//! the SPM (`llama`) and BPE (`gpt2`, `gemma4`, `whitespace`) vocabulary
-//! types:
+//! the SPM (`llama`), BPE (`gpt2`, `gemma4`, `whitespace`), WPM (`bert`)
+//! and UGM (`t5`) vocabulary types:
 //!
 //! - loading: defaults per type, every `tokenizer.ggml.*` override, the
 //!   pre-tokenizer chosen by `tokenizer.ggml.pre` (an unknown name is
@@ -31,6 +31,10 @@
 //!   port of libstdc++'s `std::regex` semantics, over llama.cpp's collapsed
 //!   category text, for all others), GPT-2 byte encoding, merges by rank,
 //!   `ignore_merges`;
+//! - WPM: BERT's normalization and words, longest match per word, `[UNK]`;
+//! - UGM: the precompiled charsmap (SentencePiece's XOR-compressed double
+//!   array), user-defined tokens kept whole, `▁` and whitespace merging,
+//!   the Viterbi best path with llama.cpp's unknown-token score;
 //! - BOS/EOS as `add_special` adds them, pieces and detokenization.
 //!
 //! [`Vocab::from_gguf_ollama`] first applies the metadata rewrites of
@@ -59,6 +63,7 @@ mod sort;
 mod special;
 mod split;
 mod tokenize;
+mod ugm;
 mod unicode;
 mod unicode_data;
 mod unordered;

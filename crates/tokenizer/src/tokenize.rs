@@ -1,4 +1,5 @@
-//! `llama_vocab::impl::tokenize` and the SPM and BPE sessions.
+//! `llama_vocab::impl::tokenize` and the SPM, BPE and WPM sessions (UGM's
+//! is in `ugm.rs`).
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -7,8 +8,9 @@ use crate::error::Error;
 use crate::pre::PreType;
 use crate::special::Fragment;
 use crate::split;
+use crate::ugm;
 use crate::unicode::{self, Flags};
-use crate::vocab::{Vocab, VocabType};
+use crate::vocab::{TokenAttr, Vocab, VocabType};
 
 /// `▁` (U+2581), SentencePiece's visible space.
 const SPACE_MARK: &[u8] = "\u{2581}".as_bytes();
@@ -201,6 +203,48 @@ impl Vocab {
                 if add_special {
                     out.push(self.sep.ok_or_else(|| {
                         Error::tokenize("GGML_ASSERT(special_sep_id != LLAMA_TOKEN_NULL) failed")
+                    })?);
+                }
+            }
+            VocabType::Ugm => {
+                if add_special && self.add_bos {
+                    out.push(self.bos.ok_or_else(|| {
+                        Error::tokenize("GGML_ASSERT(special_bos_id != LLAMA_TOKEN_NULL) failed")
+                    })?);
+                }
+                let ugm = self
+                    .ugm
+                    .as_deref()
+                    .expect("a UGM vocabulary has its tokenizer");
+                let flags = ugm::Flags {
+                    escape_whitespaces: self.escape_whitespaces,
+                    treat_whitespace_as_suffix: self.treat_whitespace_as_suffix,
+                    add_space_prefix: self.add_space_prefix,
+                    remove_extra_whitespaces: self.remove_extra_whitespaces,
+                };
+                let score_of = |id: u32| {
+                    let t = &self.tokens[id as usize];
+                    if t.attr.has(TokenAttr::USER_DEFINED) {
+                        0.0
+                    } else {
+                        t.score as f64
+                    }
+                };
+                for f in frags {
+                    match f {
+                        Fragment::Raw(off, len) => ugm.tokenize(
+                            &text[off..off + len],
+                            &flags,
+                            self.unk,
+                            score_of,
+                            &mut out,
+                        )?,
+                        Fragment::Token(id) => out.push(id),
+                    }
+                }
+                if add_special && self.add_eos {
+                    out.push(self.eos.ok_or_else(|| {
+                        Error::tokenize("GGML_ASSERT(special_eos_id != LLAMA_TOKEN_NULL) failed")
                     })?);
                 }
             }

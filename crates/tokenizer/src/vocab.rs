@@ -4,6 +4,7 @@
 //! llama.cpp applies by token text, and the special-token cache.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use gguf_meta::{Array, GgufFile, Value};
 
@@ -13,6 +14,7 @@ use crate::pre::{self, PreType};
 use crate::sort::std_sort;
 use crate::special::SpecialTrie;
 use crate::split::Splitter;
+use crate::ugm::{self, Ugm};
 use rustc_hash::FxHashMap;
 
 /// Token attributes (`llama_token_attr`), a bit set.
@@ -118,6 +120,9 @@ pub enum VocabType {
     Bpe,
     /// BERT's WordPiece: greedy longest match per word (`bert`).
     Wpm,
+    /// Unigram with SentencePiece's precompiled normalization, best path
+    /// by score (`t5`).
+    Ugm,
 }
 
 #[derive(Clone, Debug)]
@@ -177,6 +182,10 @@ pub struct Vocab {
     pub(crate) cache_special: Vec<u32>,
     pub(crate) special_trie: SpecialTrie,
     pub(crate) compat_applied: Vec<&'static str>,
+    /// Never set from a GGUF key in llama.cpp (always false).
+    pub(crate) treat_whitespace_as_suffix: bool,
+    /// The UGM tokenizer (for [`VocabType::Ugm`]).
+    pub(crate) ugm: Option<Arc<Ugm>>,
 }
 
 /// GGUF type names as ggml's `gguf_type_name` prints them.
@@ -410,12 +419,30 @@ impl Vocab {
                 VocabType::Wpm,
                 [Some(101), None, Some(100), Some(102), Some(0), Some(103)],
             ),
-            "no_vocab" | "none" | "t5" | "rwkv" | "test" | "plamo2" | "hybriddna" => {
+            "t5" => (
+                VocabType::Ugm,
+                [None, Some(1), Some(2), None, Some(0), None],
+            ),
+            "no_vocab" | "none" | "rwkv" | "test" | "plamo2" | "hybriddna" => {
                 return Err(unsupported(&model));
             }
             other => return Err(Error::load(format!("unknown tokenizer: '{other}'"))),
         };
         let [mut bos, eos, unk, sep, pad, mask] = defaults;
+        let charsmap: Option<Vec<u8>> = if kind == VocabType::Ugm {
+            let key = "tokenizer.ggml.precompiled_charsmap";
+            match meta.get(key) {
+                None => None,
+                Some(Value::Array(Array::U8(b))) => Some(b.clone()),
+                Some(Value::Array(Array::I8(b))) => Some(b.iter().map(|&x| x as u8).collect()),
+                Some(_) => return Err(Error::load(format!("invalid gguf type for {key}"))),
+            }
+        } else {
+            None
+        };
+        if let Some(m) = &charsmap {
+            ugm::check_charsmap(m)?;
+        }
         let read_merges = kind == VocabType::Bpe;
 
         let mut bpe_ranks: FxHashMap<Box<[u8]>, u32> = FxHashMap::default();
@@ -505,6 +532,13 @@ impl Vocab {
                 add_bos = true;
                 add_eos = false;
                 add_sep = true;
+            }
+            VocabType::Ugm => {
+                pre_type = PreType::Default;
+                add_space_prefix = false;
+                clean_spaces = false;
+                add_bos = false;
+                add_eos = true;
             }
         }
         if let Some(v) = meta.boolean("tokenizer.ggml.add_space_prefix")? {
@@ -644,14 +678,21 @@ impl Vocab {
             cache_special: Vec::new(),
             special_trie: SpecialTrie::default(),
             compat_applied: meta.ov.applied.clone(),
+            treat_whitespace_as_suffix: false,
+            ugm: None,
         };
+        // llm_tokenizer_ugm is built from the attributes the token types
+        // give, before special tokens are marked by their text.
+        if v.kind == VocabType::Ugm {
+            v.ugm = Some(Arc::new(Ugm::new(charsmap.as_deref(), &v.tokens)));
+        }
 
         // The newline token (computed before special tokens are known, with
         // an empty special cache, as llama.cpp does).
         v.linefeed = match v.kind {
             VocabType::Spm => v.byte_to_token(b'\n').or(v.pad),
             VocabType::Wpm => v.pad,
-            VocabType::Bpe => match v.tokenize_bytes(b"\n", false, false) {
+            VocabType::Bpe | VocabType::Ugm => match v.tokenize_bytes(b"\n", false, false) {
                 Ok(ids) if !ids.is_empty() => Some(ids[0]),
                 Ok(_) => v.pad,
                 Err(e) => return Err(Error::load(e.message().to_string())),

@@ -109,7 +109,7 @@ fn unknown_pre_is_llama_cpp_load_error() {
 fn unknown_model_and_wrong_types() {
     let e = bpe(vec![("tokenizer.ggml.model", Kv::Str("sentencepiece"))]).unwrap_err();
     assert_eq!(e.to_string(), "unknown tokenizer: 'sentencepiece'");
-    let e = bpe(vec![("tokenizer.ggml.model", Kv::Str("t5"))]).unwrap_err();
+    let e = bpe(vec![("tokenizer.ggml.model", Kv::Str("rwkv"))]).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Unsupported);
     let e = bpe(vec![("tokenizer.ggml.bos_token_id", Kv::I32(3))]).unwrap_err();
     assert_eq!(

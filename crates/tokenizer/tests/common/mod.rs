@@ -102,6 +102,7 @@ pub enum Kv {
     Strs(Vec<String>),
     I32s(Vec<i32>),
     F32s(Vec<f32>),
+    U8s(Vec<u8>),
 }
 
 fn put_str(out: &mut Vec<u8>, s: &[u8]) {
@@ -159,6 +160,12 @@ pub fn gguf_bytes(kvs: &[(&str, Kv)]) -> Vec<u8> {
                     out.extend_from_slice(&n.to_le_bytes());
                 }
             }
+            Kv::U8s(v) => {
+                out.extend_from_slice(&9u32.to_le_bytes());
+                out.extend_from_slice(&0u32.to_le_bytes());
+                out.extend_from_slice(&(v.len() as u64).to_le_bytes());
+                out.extend_from_slice(v);
+            }
         }
     }
     while !out.len().is_multiple_of(32) {
@@ -207,6 +214,7 @@ fn kv_end(kvs: &[(&str, Kv)]) -> usize {
             Kv::Strs(v) => 12 + v.iter().map(|s| 8 + s.len()).sum::<usize>(),
             Kv::I32s(v) => 12 + 4 * v.len(),
             Kv::F32s(v) => 12 + 4 * v.len(),
+            Kv::U8s(v) => 12 + v.len(),
         };
     }
     n
