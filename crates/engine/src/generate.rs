@@ -77,8 +77,13 @@ pub fn run(
         debug,
     } = job;
     let request = &case.request;
-    let model_name = request["model"].as_str().unwrap_or("").to_string();
-    let flag = |k: &str| request.get(k).and_then(Json::as_bool);
+    // fields as Go's decoder finds them: case-insensitively, the last key winning
+    let field = |k: &str| ollama::godecode::field(request, k);
+    let model_name = field("model")
+        .and_then(Json::as_str)
+        .unwrap_or("")
+        .to_string();
+    let flag = |k: &str| field(k).and_then(Json::as_bool);
     let endpoint = case.endpoint;
     let Some(prompt) = rendered.prompt.clone() else {
         // empty messages / prompt: Ollama answers that the model loaded
@@ -114,7 +119,7 @@ pub fn run(
         &prompt,
         rendered.explain.leading_bos.as_deref(),
         gguf.adds_bos(),
-        request.get("options").unwrap_or(&Json::Null),
+        field("options").unwrap_or(&Json::Null),
         4096,
         flag("truncate") != Some(false),
         flag("shift") != Some(false),
@@ -317,13 +322,13 @@ pub fn prompt_tokens(case: &RenderCase, rendered: &Rendered, gguf: &Gguf) -> Res
         return Ok(0);
     };
     let request = &case.request;
-    let flag = |k: &str| request.get(k).and_then(Json::as_bool);
+    let flag = |k: &str| ollama::godecode::field(request, k).and_then(Json::as_bool);
     inference::generate::prepare(
         &gguf.vocab,
         prompt,
         rendered.explain.leading_bos.as_deref(),
         gguf.adds_bos(),
-        request.get("options").unwrap_or(&Json::Null),
+        ollama::godecode::field(request, "options").unwrap_or(&Json::Null),
         4096,
         flag("truncate") != Some(false),
         flag("shift") != Some(false),

@@ -1090,6 +1090,32 @@ mod tests {
         assert!(a.stream.last().unwrap().done);
     }
 
+    /// Arguments nested thousands deep (Go decodes 10,000 levels) must not
+    /// overflow a worker's stack anywhere in the answer.
+    #[test]
+    fn deeply_nested_calls_do_not_overflow_the_stack() {
+        let worker = std::thread::Builder::new().stack_size(1 << 20);
+        let h = worker
+            .spawn(|| {
+                let deep = format!("{}1{}", "[".repeat(5000), "]".repeat(5000));
+                let mut fails = 0;
+                for (parser, out) in [
+                    ("qwen3", format!("<tool_call>\n{{\"name\": \"get_weather\", \"arguments\": {{\"city\": {deep}}}}}\n</tool_call>")),
+                    ("deepseek3", format!("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{{\"city\": {deep}}}<｜tool▁call▁end｜><｜tool▁calls▁end｜>")),
+                    ("harmony", format!("<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{{\"city\": {deep}}}")),
+                    ("", format!("{{\"name\": \"get_weather\", \"arguments\": {{\"city\": {deep}}}}}")),
+                ] {
+                    let a = answer("{{ if .Tools }}{{ .Tools }}{{ end }}{{ .Prompt }}", parser, true, &out);
+                    let _ = a.detail_json(Endpoint::Chat).to_json();
+                    fails += usize::from(a.result.is_err());
+                }
+                fails
+            })
+            .unwrap();
+        // refused or content, never a crash
+        let _ = h.join().expect("no stack overflow");
+    }
+
     #[test]
     fn specs_round_trip() {
         let spec = json!({"endpoint": "chat", "parser": "qwen3", "template": "{{ .Prompt }}",

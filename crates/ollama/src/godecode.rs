@@ -852,6 +852,20 @@ fn replace_lone_surrogates(text: &str) -> String {
     out
 }
 
+/// The value Go's decoder puts in the struct field `name` from object `v`
+/// (`{"Stream": false}` sets `Stream` as `{"stream": false}` does):
+/// keys match the field name exactly or case-insensitively (Go's folding),
+/// and the last matching key in the object wins, as each assignment
+/// overwrites the one before. `None` when no key matches (or `v` is not
+/// an object).
+pub fn field<'a>(v: &'a Json, name: &str) -> Option<&'a Json> {
+    v.as_object()?
+        .iter()
+        .rev()
+        .find(|(k, _)| k.as_str() == name || fold_eq(k, name))
+        .map(|(_, x)| x)
+}
+
 /// `json.Unmarshal` of text into `any`-shaped JSON: Go's syntax errors,
 /// lone surrogates as U+FFFD.
 pub fn parse(text: &str) -> Result<Json, GoErr> {
@@ -1110,5 +1124,21 @@ mod tests {
             .unwrap();
         assert_eq!(v, serde_json::json!({"name":"a","items":[{"s":"x"}]}));
         assert_eq!(base64_encode(b"hi!?"), "aGkhPw==");
+    }
+}
+
+#[cfg(test)]
+mod field_tests {
+    use super::*;
+
+    #[test]
+    fn fields_match_as_gos_decoder_matches_them() {
+        let v: Json =
+            serde_json::from_str(r#"{"Stream": false, "model": "a", "MODEL": "b"}"#).unwrap();
+        assert_eq!(field(&v, "stream"), Some(&Json::Bool(false)));
+        // the last matching key wins
+        assert_eq!(field(&v, "model"), Some(&Json::String("b".into())));
+        assert_eq!(field(&v, "raw"), None);
+        assert_eq!(field(&Json::Null, "raw"), None);
     }
 }

@@ -8,10 +8,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::{Map, Value as Json};
-
-use crate::api::{Message, Think, Tool, ToolCall, ToolCallFunction};
-use crate::parsers::{as_float64, trim_space, Added, Parser};
+use crate::api::{Message, Think, Tool};
+use crate::parsers::gojson_decode::unmarshal_arguments;
+use crate::parsers::{tool_call, trim_space, Added, Parser};
 use gotmpl::unicode::{is_digit, is_letter, is_space};
 
 /// `harmonyParserState`.
@@ -511,17 +510,10 @@ impl Parser for HarmonyMessageHandler {
         if let Some((Some(tool_name), raw)) = drained {
             let name = tool_name.strip_prefix("functions.").unwrap_or(&tool_name);
             let name = self.function_name_map.original_from_converted(name);
-            let (arguments, arguments_null) = unmarshal_tool_call_function_arguments(&raw)
-                .map_err(|err| format!("error parsing tool call: raw='{raw}', err={err}"))?;
-            calls.push(ToolCall {
-                id: String::new(),
-                function: ToolCallFunction {
-                    index: 0,
-                    name,
-                    arguments,
-                    arguments_null,
-                },
-            });
+            let args = unmarshal_arguments(&raw).map_err(|err| {
+                format!("error parsing tool call: raw='{raw}', err={}", err.text())
+            })?;
+            calls.push(tool_call(name, args));
         }
 
         Ok(Added {
@@ -644,223 +636,6 @@ impl FunctionNameMap {
 /// [`FunctionNameMap::convert_and_add`], empty names left alone).
 pub fn harmony_rename_tools(tools: &[Tool]) -> Vec<Tool> {
     HarmonyMessageHandler::new().init(tools, None, None)
-}
-
-// ---- json.Unmarshal(raw, &args) with args an api.ToolCallFunctionArguments ----
-
-/// `jsonparser.MalformedStringEscapeError`.
-const MALFORMED_STRING_ESCAPE: &str = "Encountered an invalid escape sequence in a string";
-
-/// `json.Unmarshal([]byte(raw), &args)` into an
-/// `api.ToolCallFunctionArguments`: `(arguments, arguments_null)` or the
-/// error's text.
-///
-/// Go first checks the whole text with its scanner (syntax errors); then
-/// the ordered map's `UnmarshalJSON` (wk8/go-ordered-map v2.1.8 over
-/// buger/jsonparser v1.1.1 `ObjectEach`) runs: `null` leaves the inner map
-/// nil (it marshals as `null`); anything but an object is
-/// `jsonparser.MalformedObjectError`; for each member in order, the key is
-/// jsonparser's unescaping of its text (which treats `\u` surrogates its
-/// own way, see [`jsonparser_unescape`]), and the value is decoded with
-/// `json.Unmarshal` into `any` (numbers float64, `number 1e400` out of
-/// range an error). A repeated key keeps its first place and takes the
-/// last value.
-fn unmarshal_tool_call_function_arguments(
-    raw: &str,
-) -> Result<(Option<Map<String, Json>>, bool), String> {
-    let b = raw.as_bytes();
-    check_valid(b)?;
-    let mut i = skip_ws(b, 0);
-    match b.get(i) {
-        Some(b'n') => return Ok((None, true)),
-        Some(b'{') => {}
-        _ => return Err(crate::compat::marshal::MALFORMED_OBJECT.to_string()),
-    }
-    let mut out = Map::new();
-    i = skip_ws(b, i + 1);
-    while b.get(i) == Some(&b'"') {
-        let key_end = string_end(b, i);
-        let key_raw = raw.get(i + 1..key_end - 1).unwrap_or("");
-        let key = if key_raw.contains('\\') {
-            jsonparser_unescape(key_raw).ok_or_else(|| MALFORMED_STRING_ESCAPE.to_string())?
-        } else {
-            key_raw.to_string()
-        };
-        i = skip_ws(b, key_end);
-        // the colon
-        i = skip_ws(b, i + 1);
-        let value_end = value_end(b, i);
-        let value = decode_any(raw.get(i..value_end).unwrap_or(""))?;
-        out.insert(key, value);
-        i = skip_ws(b, value_end);
-        if b.get(i) == Some(&b',') {
-            i = skip_ws(b, i + 1);
-        }
-    }
-    Ok((Some(out), false))
-}
-
-/// `checkValid(data)` as Go 1.26 reports the end of the text: its
-/// `scanner.eof()` steps one space, so a text that ends inside a literal,
-/// a number's sign, fraction or exponent, or a string escape fails with
-/// that space (`invalid character ' ' in literal true (expecting 'e')`),
-/// not with `unexpected end of JSON input` as `godecode::check_valid`
-/// says. Stepping the space by hand gives Go's text.
-fn check_valid(b: &[u8]) -> Result<(), String> {
-    const UNEXPECTED_END: &str = "unexpected end of JSON input";
-    match crate::godecode::check_valid(b) {
-        Err(e) if e == UNEXPECTED_END => {
-            let mut spaced = b.to_vec();
-            spaced.push(b' ');
-            match crate::godecode::check_valid(&spaced) {
-                Err(e2) => Err(e2),
-                Ok(()) => Err(e),
-            }
-        }
-        r => r,
-    }
-}
-
-/// `json.Unmarshal(text, &v)` with `v any` on a valid JSON value: numbers
-/// float64; a number float64 cannot hold is Go's type error.
-fn decode_any(text: &str) -> Result<Json, String> {
-    match crate::godecode::parse(text) {
-        Ok(v) => Ok(as_float64(&v)),
-        Err(e) => Err(first_float_overflow(text)
-            .map(|lit| format!("json: cannot unmarshal number {lit} into Go value of type float64"))
-            .unwrap_or_else(|| e.text())),
-    }
-}
-
-/// The first number literal (outside strings) of a valid JSON text that
-/// `strconv.ParseFloat` rejects as out of range.
-fn first_float_overflow(text: &str) -> Option<&str> {
-    let b = text.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'"' => i = string_end(b, i),
-            b'-' | b'0'..=b'9' => {
-                let start = i;
-                while i < b.len() && matches!(b[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
-                {
-                    i += 1;
-                }
-                let lit = text.get(start..i)?;
-                if gotmpl::strconv::parse_float(lit).is_err() {
-                    return Some(lit);
-                }
-            }
-            _ => i += 1,
-        }
-    }
-    None
-}
-
-/// JSON white space (`' '`, `\t`, `\n`, `\r`) from `i`.
-fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
-        i += 1;
-    }
-    i
-}
-
-/// The end (after the closing quote) of the string opening at `i`.
-fn string_end(b: &[u8], i: usize) -> usize {
-    let mut j = i + 1;
-    while j < b.len() {
-        match b[j] {
-            b'\\' => j += 2,
-            b'"' => return j + 1,
-            _ => j += 1,
-        }
-    }
-    b.len()
-}
-
-/// The end of the (valid) JSON value starting at `i`.
-fn value_end(b: &[u8], i: usize) -> usize {
-    match b.get(i) {
-        Some(b'"') => string_end(b, i),
-        Some(b'{') | Some(b'[') => {
-            let mut depth = 0usize;
-            let mut j = i;
-            while j < b.len() {
-                match b[j] {
-                    b'"' => {
-                        j = string_end(b, j);
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth = depth.saturating_sub(1);
-                        if depth == 0 {
-                            return j + 1;
-                        }
-                    }
-                    _ => {}
-                }
-                j += 1;
-            }
-            b.len()
-        }
-        _ => {
-            let mut j = i;
-            while j < b.len() && !matches!(b[j], b' ' | b'\t' | b'\n' | b'\r' | b',' | b'}' | b']')
-            {
-                j += 1;
-            }
-            j
-        }
-    }
-}
-
-/// `jsonparser.Unescape` (v1.1.1) of a string's inner text; `None` is its
-/// `MalformedStringEscapeError`. A `\u` high surrogate takes the four hex
-/// digits six bytes on as its low half without looking at what precedes
-/// them; a pair that is no character becomes U+FFFD.
-fn jsonparser_unescape(s: &str) -> Option<String> {
-    fn hex4(b: &[u8]) -> Option<u32> {
-        let h = b.get(2..6)?;
-        h.iter()
-            .try_fold(0u32, |acc, &c| Some(acc * 16 + char::from(c).to_digit(16)?))
-    }
-    let b = s.as_bytes();
-    let mut out = String::with_capacity(s.len());
-    let mut i = 0;
-    while let Some(off) = s.get(i..)?.find('\\') {
-        out.push_str(s.get(i..i + off)?);
-        i += off;
-        let esc = b.get(i + 1)?;
-        let (c, len) = match esc {
-            b'"' => ('"', 2),
-            b'\\' => ('\\', 2),
-            b'/' => ('/', 2),
-            b'b' => ('\u{8}', 2),
-            b'f' => ('\u{c}', 2),
-            b'n' => ('\n', 2),
-            b'r' => ('\r', 2),
-            b't' => ('\t', 2),
-            b'u' => {
-                let r = hex4(&b[i..])?;
-                if !(0xD800..=0xDFFF).contains(&r) {
-                    (char::from_u32(r)?, 6)
-                } else {
-                    let r2 = hex4(b.get(i + 6..)?)?;
-                    if r2 < 0xDC00 {
-                        return None;
-                    }
-                    let combined = 0x10000 + ((r - 0xD800) << 10) + (r2 - 0xDC00);
-                    (char::from_u32(combined).unwrap_or('\u{FFFD}'), 12)
-                }
-            }
-            _ => return None,
-        };
-        out.push(c);
-        i += len;
-    }
-    out.push_str(s.get(i..)?);
-    Some(out)
 }
 
 #[cfg(test)]
@@ -1371,60 +1146,6 @@ mod tests {
             )
         );
     }
-
-    #[test]
-    fn tool_call_arguments() {
-        let ok = |s: &str| match unmarshal_tool_call_function_arguments(s) {
-            Ok((Some(m), _)) => crate::gojson::J::Obj(
-                m.iter()
-                    .map(|(k, v)| (k.clone(), crate::parsers::go_any(v)))
-                    .collect(),
-            )
-            .to_json(),
-            Ok((None, null)) => format!("nil null={null}"),
-            Err(e) => format!("ERR {e}"),
-        };
-        assert_eq!(ok(" null "), "nil null=true");
-        assert_eq!(ok("{}"), "{}");
-        assert_eq!(
-            ok("[1]"),
-            "ERR Value looks like object, but can't find closing '}' symbol"
-        );
-        assert_eq!(
-            ok("\"s\""),
-            "ERR Value looks like object, but can't find closing '}' symbol"
-        );
-        assert_eq!(
-            ok("{} x"),
-            "ERR invalid character 'x' after top-level value"
-        );
-        assert_eq!(
-            ok("{\"a\": {\"x\": [1e400]}}"),
-            "ERR json: cannot unmarshal number 1e400 into Go value of type float64"
-        );
-        assert_eq!(ok("{\"a\": -0}"), "{\"a\":-0}");
-        // keys: jsonparser's unescaping
-        assert_eq!(ok(r#"{"a\\b": 1}"#), r#"{"a\\b":1}"#);
-        assert_eq!(ok(r#"{"a\"b\/": 1}"#), r#"{"a\"b/":1}"#);
-        assert_eq!(ok(r#"{"\n\b": 1}"#), r#"{"\n\b":1}"#);
-        // a lone low surrogate takes the next escape as its pair (U+FFFD)
-        assert_eq!(ok(r#"{"\udc00\udc00": 1}"#), "{\"\u{fffd}\":1}");
-        // the low half is taken six bytes on, whatever precedes it
-        assert_eq!(ok(r#"{"\ud83dxxdc00": 1}"#), "{\"\u{1f400}\":1}");
-        assert_eq!(
-            ok(r#"{"\ud83d\u0041": 1}"#),
-            "ERR Encountered an invalid escape sequence in a string"
-        );
-        assert_eq!(
-            ok("{\"\\u00e9\\ud83d\\ude00\": \"\\ud800\"}"),
-            "{\"é😀\":\"\u{fffd}\"}"
-        );
-        assert_eq!(
-            ok("{\"\\ud83dx\": 1}"),
-            "ERR Encountered an invalid escape sequence in a string"
-        );
-        assert_eq!(ok("{\"b\": 1, \"a\": 2, \"b\": 3}"), "{\"b\":3,\"a\":2}");
-    }
 }
 
 /// Replay of the recorded calls `harmony/harmonyparser_test.go` makes on
@@ -1437,9 +1158,9 @@ mod tests {
 #[cfg(test)]
 mod golden {
     use super::*;
-    use serde_json::json;
+    use crate::parsers::golden_support;
+    use serde_json::{json, Value as Json};
 
-    const TRACES: &str = include_str!("../tests/golden/parsers-tests.jsonl");
     const FILE: &str = "harmonyparser_test.go";
 
     fn state_of(p: &HarmonyParser) -> Json {
@@ -1528,13 +1249,7 @@ mod golden {
     }
 
     fn message_from(v: &Json) -> Option<Message> {
-        if v.is_null() {
-            return None;
-        }
-        let body = json!({"model": "m", "messages": [v]});
-        crate::api::ChatRequest::decode(&body)
-            .ok()
-            .and_then(|r| r.messages.into_iter().next())
+        golden_support::init_args(&[Json::Null, v.clone(), Json::Null]).1
     }
 
     fn str_arg(call: &Json, i: usize) -> &str {
@@ -1635,15 +1350,11 @@ mod golden {
     fn recorded_harmony_calls() {
         let mut replayed = 0;
         let mut failures = Vec::new();
-        for line in TRACES.lines().filter(|l| !l.trim().is_empty()) {
-            let Ok(t) = serde_json::from_str::<Json>(line) else {
-                failures.push(format!("not JSON: {line:.80}"));
-                continue;
-            };
+        for (_, t) in golden_support::all() {
             if t["file"] != FILE || t.get("skip").is_some() {
                 continue;
             }
-            match replay(&t) {
+            match replay(t) {
                 Ok(true) => replayed += 1,
                 Ok(false) => {}
                 Err(e) => failures.push(e),

@@ -568,7 +568,9 @@ fn work(
         ));
     };
     let request = rc.request.clone();
-    let debug_render_only = request["_debug_render_only"].as_bool() == Some(true);
+    let debug_render_only = ollama::godecode::field(&request, "_debug_render_only")
+        .and_then(Json::as_bool)
+        == Some(true);
     // the proposal's debug mode: the prompt and its count on the first chunk
     let debug_include = route.is_none()
         && value["debug"]["include"]
@@ -604,7 +606,10 @@ fn work(
     };
     let stream = match &converted {
         Some(c) => c.stream && !debug_render_only,
-        None => request["stream"].as_bool() != Some(false) && !debug_render_only,
+        None => {
+            ollama::godecode::field(&request, "stream").and_then(Json::as_bool) != Some(false)
+                && !debug_render_only
+        }
     };
     let ctype: &'static str = match (&writer, stream) {
         (Some(_), true) => "text/event-stream",

@@ -225,8 +225,7 @@ fn property_type(v: &Json) -> Result<Option<Json>, GoErr> {
 }
 
 /// `jsonparser.ObjectEach` on something that is not an object.
-pub(crate) const MALFORMED_OBJECT: &str =
-    "Value looks like object, but can't find closing '}' symbol";
+pub(crate) use crate::parsers::gojson_decode::MALFORMED_OBJECT;
 
 fn properties_map(v: &Json) -> Result<Option<Json>, GoErr> {
     // ToolPropertiesMap.UnmarshalJSON: an ordered map of ToolProperty, each

@@ -6,11 +6,10 @@
 //! `<｜tool▁call▁begin｜>` and `<｜tool▁call▁end｜>`; tool outputs the
 //! model echoes are dropped.
 
-use super::qwen3::unmarshal_arguments;
+use super::gojson_decode::unmarshal_arguments;
 use super::{overlap, trailing_whitespace_len, trim_left_space, trim_right_space, trim_space};
 use super::{Added, Constructors, Parser};
-use crate::api::{Message, Think, Tool, ToolCall, ToolCallFunction};
-use crate::godecode::check_valid;
+use crate::api::{Message, Think, Tool, ToolCall};
 
 /// `CogitoParserState` (the variants keep Go's constant names).
 #[allow(clippy::enum_variant_names)]
@@ -327,26 +326,9 @@ pub(super) fn parse_tool_call_content(content: &str) -> Result<ToolCall, String>
     };
     let args_json = &json_content[..json_end];
 
-    // json.Unmarshal into api.ToolCallFunctionArguments: the whole text is
-    // checked, then the value (without its surrounding white space) goes
-    // to UnmarshalJSON.
-    check_valid(args_json.as_bytes())?;
-    let args = unmarshal_arguments(trim_json_space(args_json)).map_err(|e| e.text())?;
+    let args = unmarshal_arguments(args_json).map_err(|e| e.text())?;
 
-    Ok(ToolCall {
-        id: String::new(),
-        function: ToolCallFunction {
-            index: 0,
-            name: tool_name.to_string(),
-            arguments: args.map,
-            arguments_null: args.null,
-        },
-    })
-}
-
-/// `s` without JSON white space around it.
-fn trim_json_space(s: &str) -> &str {
-    s.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'))
+    Ok(super::tool_call(tool_name, args))
 }
 
 pub(crate) fn constructors() -> Constructors {
@@ -385,8 +367,8 @@ impl CogitoParser {
 
 #[cfg(test)]
 mod tests {
-    use super::super::qwen3coder::golden::{self, call_result, err_of, ret_span};
     use super::*;
+    use crate::parsers::golden_support::{self as golden, call_result, err_of, ret_span};
 
     #[test]
     fn recorded_method_calls() {

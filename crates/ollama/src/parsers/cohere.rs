@@ -7,14 +7,12 @@
 //! `<|START_ACTION|>[...]<|END_ACTION|>` tool call array, then
 //! `<|END_OF_TURN_TOKEN|>`.
 
-use serde_json::Value as Json;
-
+use super::gojson_decode::{unmarshal_struct, unmarshal_struct_slice, FieldTy, FieldVal, GoStruct};
 use super::{
     overlap, trailing_whitespace_len, trim_left_space, trim_right_space, trim_space, Added, Config,
     Constructors, Parser,
 };
-use crate::api::{Message, Think, Tool, ToolCall, ToolCallFunction};
-use crate::godecode::{self, Struct, Ty};
+use crate::api::{Message, Think, Tool, ToolCall};
 
 /// `CohereParser`.
 #[derive(Clone, Debug, Default)]
@@ -272,55 +270,35 @@ fn maybe_partial_tag(s: &str) -> bool {
     .any(|tag| s.len() < tag.len() && tag.starts_with(s))
 }
 
-/// `api.ToolCallFunctionArguments.UnmarshalJSON` as a decoder hook.
-fn unmarshal_arguments(v: &Json) -> Result<Option<Json>, godecode::GoErr> {
-    crate::compat::marshal::arguments(v).map(Some)
-}
-
 /// `cohereToolCall`.
-static COHERE_TOOL_CALL: Struct = Struct {
+const COHERE_TOOL_CALL: GoStruct = GoStruct {
     name: "cohereToolCall",
-    go: "parsers.cohereToolCall",
+    go_type: "parsers.cohereToolCall",
     fields: &[
-        ("tool_call_id", Ty::Str),
-        ("tool_name", Ty::Str),
-        ("parameters", Ty::Custom(unmarshal_arguments)),
+        ("tool_call_id", FieldTy::Str),
+        ("tool_name", FieldTy::Str),
+        ("parameters", FieldTy::Args),
     ],
 };
 
-/// `[]cohereToolCall`.
-static COHERE_TOOL_CALLS: Ty =
-    Ty::Slice(&Ty::Struct(&COHERE_TOOL_CALL), "[]parsers.cohereToolCall");
-
-/// `cohereToolCall.toolCall()`, from the decoded struct (an object of the
-/// fields set; `null` for the zero value).
-fn cohere_tool_call(c: &Json) -> ToolCall {
-    let field = |k: &str| c.get(k).and_then(Json::as_str).unwrap_or("").to_string();
-    let (arguments, arguments_null) = match c.get("parameters") {
-        Some(Json::Object(m)) => (Some(m.clone()), false),
-        // `null` leaves the ordered map's inner map nil: written `null`.
-        Some(_) => (None, true),
-        None => (None, false),
-    };
-    ToolCall {
-        id: field("tool_call_id"),
-        function: ToolCallFunction {
-            index: 0,
-            name: field("tool_name"),
-            arguments: arguments.map(|m| {
-                m.into_iter()
-                    .map(|(k, v)| (k, super::as_float64(&v)))
-                    .collect()
-            }),
-            arguments_null,
-        },
-    }
-}
-
-/// `json.Unmarshal([]byte(text), &v)` for `v` of type `ty`.
-fn unmarshal(text: &str, ty: &Ty) -> Result<Option<Json>, String> {
-    let v = godecode::parse(text).map_err(|e| e.text())?;
-    godecode::unmarshal(&v, ty).map_err(|e| e.text())
+/// `cohereToolCall.toolCall()`, from the decoded fields.
+fn cohere_tool_call(fields: Vec<FieldVal>) -> ToolCall {
+    let mut fields = fields.into_iter();
+    let id = fields
+        .next()
+        .and_then(FieldVal::into_str)
+        .unwrap_or_default();
+    let name = fields
+        .next()
+        .and_then(FieldVal::into_str)
+        .unwrap_or_default();
+    let args = fields
+        .next()
+        .and_then(FieldVal::into_args)
+        .unwrap_or_default();
+    let mut call = super::tool_call(name, args);
+    call.id = id;
+    call
 }
 
 /// `parseCohereActions`: the JSON array inside an action block,
@@ -336,19 +314,18 @@ fn parse_cohere_actions(payload: &str) -> Vec<ToolCall> {
         return Vec::new();
     }
 
-    if let Ok(parsed) = unmarshal(payload, &COHERE_TOOL_CALLS) {
-        return match parsed {
-            Some(Json::Array(a)) => a.iter().map(cohere_tool_call).collect(),
-            _ => Vec::new(),
-        };
+    if let Ok(parsed) =
+        unmarshal_struct_slice(payload, &COHERE_TOOL_CALL, "[]parsers.cohereToolCall")
+    {
+        return parsed.into_iter().map(cohere_tool_call).collect();
     }
 
     let mut calls = Vec::new();
     for obj in scan_json_objects(payload) {
-        match unmarshal(obj, &Ty::Struct(&COHERE_TOOL_CALL)) {
+        match unmarshal_struct(obj, &COHERE_TOOL_CALL) {
             // Go warns "cohere action parsing failed" and skips it.
             Err(_) => continue,
-            Ok(c) => calls.push(cohere_tool_call(&c.unwrap_or(Json::Null))),
+            Ok(c) => calls.push(cohere_tool_call(c)),
         }
     }
     calls
@@ -406,41 +383,14 @@ mod tests {
     use super::*;
     use crate::parsers::tool_calls_json;
 
-    /// Whether a recorded Go state is its type's zero value (what
-    /// `Default` builds here).
-    fn zero_state(v: &serde_json::Value) -> bool {
-        use serde_json::Value as Json;
-        match v {
-            Json::Null => true,
-            Json::Bool(b) => !b,
-            Json::Number(n) => n.as_f64() == Some(0.0),
-            Json::String(s) => s.is_empty(),
-            Json::Array(a) => a.is_empty(),
-            Json::Object(m) => m.values().all(zero_state),
-        }
-    }
-
-    /// The recorded `ParserForName` calls of cohere_test.go, made again: each name
-    /// builds a parser, of the Go type recorded, in its zero state.
+    /// The recorded `ParserForName` calls of cohere_test.go, made again.
     #[test]
     fn recorded_parser_for_name() {
-        use serde_json::Value as Json;
-        const TRACES: &str = include_str!("../../tests/golden/parsers-tests.jsonl");
-        let mut n = 0;
-        for line in TRACES.lines().filter(|l| l.contains("\"kind\":\"func\"")) {
-            let t: Json = serde_json::from_str(line).unwrap();
-            if t["file"] != "cohere_test.go" || t["func"] != "ParserForName" {
-                continue;
-            }
-            let name = t["args"][0].as_str().unwrap();
-            let ty = t["ret"][0]["$type"].as_str().unwrap();
-            assert!((constructors().by_name)(name).is_some(), "{line}");
-            let go_type = |n: &str| (n == "cohere").then_some("CohereParser");
-            assert_eq!(go_type(name), Some(ty), "{line}");
-            assert!(zero_state(&t["ret"][0]["state"]), "{line}");
-            n += 1;
-        }
-        eprintln!("cohere_test.go: {n} recorded ParserForName calls equal");
+        crate::parsers::golden_support::check_parser_for_name(
+            "cohere_test.go",
+            constructors().by_name,
+            |n| (n == "cohere").then_some("CohereParser"),
+        );
     }
 
     fn add_all(p: &mut CohereParser, chunks: &[&str]) -> (String, String, String) {

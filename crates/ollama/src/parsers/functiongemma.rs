@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Number, Value as Json};
 
-use super::{overlap, Added, Config, Constructors, Parser};
+use super::{overlap, parse_float64, parse_int10, Added, Config, Constructors, Parser};
 use crate::api::{Message, Think, Tool, ToolCall};
 
 /// `FunctionGemmaParserState`.
@@ -519,27 +519,14 @@ fn convert_float(s: &str) -> Option<f64> {
         if !s.contains(['x', 'X']) {
             // Atof doesn't handle power-of-2 exponents, but they're easy
             // to evaluate.
-            let f = parse_float(&s[..p])?;
-            let m = atoi(&s[p + 1..])?;
+            // strconv.ParseFloat, strconv.Atoi (ParseInt base 10 for a
+            // 64-bit int); floatToken never yields a signed NaN
+            let f = parse_float64(&s[..p])?;
+            let m = parse_int10(&s[p + 1..])?;
             return Some(ldexp(f, m));
         }
     }
-    parse_float(s)
-}
-
-/// `strconv.ParseFloat(s, 64)`, `None` for an error (a syntax error, or
-/// out of range).
-fn parse_float(s: &str) -> Option<f64> {
-    gotmpl::strconv::parse_float(s).ok()
-}
-
-/// `strconv.Atoi(s)`: base 10, an optional sign, no underscores.
-fn atoi(s: &str) -> Option<i64> {
-    let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
-    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    s.parse::<i64>().ok()
+    parse_float64(s)
 }
 
 /// `math.Ldexp(frac, exp)`, with Go's wrapping `int` arithmetic.

@@ -11,13 +11,12 @@
 //! indexes bytes (the argument rewriting), and every place it cuts a string
 //! is at an ASCII byte or a rune boundary, so the pieces stay valid UTF-8.
 
-use serde_json::{Map, Value as Json};
-
+use super::gojson_decode::{unmarshal_arguments, Args};
 use super::{
-    cfg_bool, overlap, trailing_whitespace_len, trim_left_space, trim_right_space, trim_space,
-    Added, Config, Constructors, Parser,
+    cfg_bool, overlap, properties_get, tool_call, trailing_whitespace_len, trim_left_space,
+    trim_right_space, trim_space, Added, Config, Constructors, Parser,
 };
-use crate::api::{Message, Think, Tool, ToolCall, ToolCallFunction, ToolProperty};
+use crate::api::{Message, Think, Tool, ToolCall, ToolProperty};
 use crate::gojson::J;
 use gotmpl::unicode::{is_digit, is_letter, is_space};
 
@@ -401,81 +400,6 @@ impl Gemma4Parser {
     }
 }
 
-/// `json.Unmarshal(text, &args)` with `args api.ToolCallFunctionArguments`:
-/// the arguments (every number a float64) and whether they are Go's nil
-/// map from a JSON `null` (which marshals back as `null`). Shared by the
-/// parsers of this crate that decode JSON arguments.
-pub(super) fn unmarshal_arguments(text: &str) -> Result<(Option<Map<String, Json>>, bool), String> {
-    match crate::compat::marshal::arguments_from_text(text) {
-        Ok(Json::Object(m)) => Ok((
-            Some(
-                m.iter()
-                    .map(|(k, v)| (k.clone(), super::as_float64(v)))
-                    .collect(),
-            ),
-            false,
-        )),
-        Ok(_) => Ok((None, true)),
-        Err(e) => {
-            // Valid JSON that still does not decode holds a number beyond
-            // float64 (Go decodes each value into `any`, and the first
-            // such number in the text is its error).
-            if crate::godecode::check_valid(text.as_bytes()).is_ok() {
-                if let Some(lit) = first_overflowing_number(text) {
-                    return Err(format!(
-                        "json: cannot unmarshal number {lit} into Go value of type float64"
-                    ));
-                }
-            }
-            Err(e.text())
-        }
-    }
-}
-
-/// The first number literal (outside strings) of valid JSON `text` that
-/// is out of float64's range.
-fn first_overflowing_number(text: &str) -> Option<&str> {
-    let b = text.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'"' => {
-                i += 1;
-                while i < b.len() && b[i] != b'"' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
-            }
-            b'-' | b'0'..=b'9' => {
-                let start = i;
-                while i < b.len() && matches!(b[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
-                {
-                    i += 1;
-                }
-                let lit = &text[start..i];
-                if lit.parse::<f64>().is_ok_and(f64::is_infinite) {
-                    return Some(lit);
-                }
-            }
-            _ => i += 1,
-        }
-    }
-    None
-}
-
-/// A tool call of `name` with decoded arguments.
-pub(super) fn tool_call(name: &str, args: (Option<Map<String, Json>>, bool)) -> ToolCall {
-    ToolCall {
-        id: String::new(),
-        function: ToolCallFunction {
-            index: 0,
-            name: name.to_string(),
-            arguments: args.0,
-            arguments_null: args.1,
-        },
-    }
-}
-
 /// `parseGemma4ToolCall`: a tool call in Gemma 4 format,
 /// `call:NAME{key:value,key:value}`.
 fn parse_gemma4_tool_call(content: &str, tools: &[Tool]) -> Result<ToolCall, String> {
@@ -500,7 +424,7 @@ fn parse_gemma4_tool_call(content: &str, tools: &[Tool]) -> Result<ToolCall, Str
         Err(err) => match repair_gemma4_tool_call_args(args_str, tool_name, tools) {
             Ok(args) => args,
             // errors.Join(err, repairErr)
-            Err(repair_err) => return Err(format!("{err}\n{repair_err}")),
+            Err(repair_err) => return Err(format!("{}\n{repair_err}", err.text())),
         },
     };
 
@@ -651,7 +575,7 @@ fn repair_gemma4_tool_call_args(
     args_str: &str,
     tool_name: &str,
     tools: &[Tool],
-) -> Result<(Option<Map<String, Json>>, bool), String> {
+) -> Result<Args, String> {
     for candidate in gemma4_repair_candidates(args_str, tool_name, tools) {
         let json_str = gemma4_args_to_json(&candidate);
         if let Ok(args) = unmarshal_arguments(&json_str) {
@@ -671,14 +595,6 @@ fn gemma4_tool_properties<'a>(
         .iter()
         .find(|t| t.function.name == tool_name)
         .and_then(|t| t.function.parameters.properties.as_deref())
-}
-
-/// `ToolPropertiesMap.Get(key)`.
-fn props_get<'a>(props: &'a [(String, ToolProperty)], key: &[u8]) -> Option<&'a ToolProperty> {
-    props
-        .iter()
-        .find(|(k, _)| k.as_bytes() == key)
-        .map(|(_, p)| p)
 }
 
 /// `gemma4RepairCandidates`: the small set of repaired argument strings we
@@ -943,7 +859,11 @@ fn gemma4_raw_string_value_end(s: &str, start: usize, props: &[(String, ToolProp
         }
 
         let colon = gemma4_skip_space(b, key_end);
-        if colon < b.len() && b[colon] == b':' && props_get(props, &b[key_start..key_end]).is_some()
+        if colon < b.len()
+            && b[colon] == b':'
+            && s.get(key_start..key_end)
+                .and_then(|key| properties_get(props, key))
+                .is_some()
         {
             return i;
         }
@@ -1571,15 +1491,10 @@ mod tests {
     }
 
     #[test]
-    fn placeholders_and_overflow() {
+    fn placeholders() {
         assert_eq!(gemma4_placeholder(0), "\x00\x00\x00");
         assert_eq!(gemma4_placeholder(0xD800), "\x00\u{FFFD}\x00");
         assert_eq!(gemma4_placeholder(0x110000), "\x00\u{FFFD}\x00");
-        assert_eq!(
-            first_overflowing_number(r#"{"a":"1e400","b":[1,2e308],"c":-1e999}"#),
-            Some("2e308")
-        );
-        assert_eq!(first_overflowing_number(r#"{"a":1e308}"#), None);
     }
 }
 
@@ -1588,32 +1503,13 @@ mod tests {
 #[cfg(test)]
 mod golden {
     use super::*;
-    use crate::parsers::tool_call_json;
-
-    const TRACES: &str = include_str!("../../tests/golden/parsers-tests.jsonl");
-
-    /// `[]api.Tool` as the handlers decode it.
-    fn tools_of(v: &Json) -> Vec<Tool> {
-        let body = serde_json::json!({"model": "m", "tools": v});
-        crate::api::ChatRequest::decode(&body)
-            .expect("recorded tools decode")
-            .tools
-            .unwrap_or_default()
-    }
-
-    /// A Go error result: its text, or `None` for nil.
-    fn err_of(v: &Json) -> Option<String> {
-        v.get("$error").and_then(Json::as_str).map(str::to_string)
-    }
+    use crate::parsers::golden_support::{call_result, err_of, lines, parse, tools as tools_of};
+    use serde_json::Value as Json;
 
     #[test]
     fn gemma4_funcs_replayed() {
         let mut n = 0;
-        for line in TRACES.lines().filter(|l| !l.trim().is_empty()) {
-            let t: Json = serde_json::from_str(line).expect("a trace line is JSON");
-            if t["kind"] != "func" || t["file"] != "gemma4_test.go" {
-                continue;
-            }
+        for (line, t) in lines("func", &["gemma4_test.go"]) {
             n += 1;
             let args = t["args"].as_array().cloned().unwrap_or_default();
             let s = |i: usize| args.get(i).and_then(Json::as_str).unwrap_or("").to_string();
@@ -1641,21 +1537,16 @@ mod golden {
                 }
                 "parseGemma4ToolCall" => {
                     let tools = tools_of(args.get(1).unwrap_or(&Json::Null));
-                    let (call, err) = match parse_gemma4_tool_call(&s(0), &tools) {
-                        Ok(c) => (c, Json::Null),
-                        Err(e) => (ToolCall::default(), serde_json::json!({"$error": e})),
-                    };
+                    let (call, err) = call_result(&parse_gemma4_tool_call(&s(0), &tools));
+                    assert_eq!(err_of(&err), err_of(&ret[1]), "{line}");
                     // The recorded call went through a JSON round trip:
                     // compare values.
-                    let call: Json = serde_json::from_str(&tool_call_json(&call).to_json())
-                        .expect("a marshalled call is JSON");
-                    assert_eq!(err_of(&err), err_of(&ret[1]), "{line}");
-                    serde_json::json!([call, err])
+                    serde_json::json!([parse(&call), err])
                 }
                 other => panic!("no replay for {other}: {line}"),
             };
             assert_eq!(&got, ret, "{line}");
         }
-        assert!(n > 0 || TRACES.trim().is_empty());
+        assert!(n > 0);
     }
 }

@@ -9,9 +9,13 @@ use std::collections::HashMap;
 
 use serde_json::Map;
 
-use super::laguna::{parse_typed_tool_value, property_types, tool_property};
-use super::{overlap, trim_space, Added, Config, Constructors, Parser};
-use crate::api::{Message, Think, Tool, ToolCall, ToolCallFunction};
+use super::gojson_decode::Args;
+use super::qwen3coder::parse_typed_tool_value;
+use super::{
+    overlap, property_types, tool_call, tool_property, trim_space, Added, Config, Constructors,
+    Parser,
+};
+use crate::api::{Message, Think, Tool, ToolCall};
 
 /// `glimmerStartTag`
 const GLIMMER_START_TAG: &str = "<|start|>";
@@ -448,15 +452,8 @@ impl GlimmerParser {
 
     /// `newToolCall`.
     fn new_tool_call(&mut self, name: &str, args: Map<String, serde_json::Value>) -> ToolCall {
-        let call = ToolCall {
-            id: String::new(),
-            function: ToolCallFunction {
-                index: self.call_index,
-                name: name.to_string(),
-                arguments: Some(args),
-                arguments_null: false,
-            },
-        };
+        let mut call = tool_call(name, Args::of(args));
+        call.function.index = self.call_index;
         self.call_index += 1;
         call
     }
@@ -778,26 +775,18 @@ mod tests {
     /// sorted, each tool as Go marshals it).
     #[test]
     fn glimmer_recorded_funcs() {
+        use crate::parsers::golden_support::{lines, tools as decode_tools};
         use serde_json::{json, Value as Json};
-        const TRACES: &str = include_str!("../../tests/golden/parsers-tests.jsonl");
         let mut n = 0;
-        for line in TRACES.lines().filter(|l| l.contains("\"kind\":\"func\"")) {
-            let t: Json = serde_json::from_str(line).unwrap();
-            if t["file"] != "glimmer_test.go" {
-                continue;
-            }
+        for (line, t) in lines("func", &["glimmer_test.go"]) {
             assert_eq!(t["func"], "glimmerResolveToolName", "{line}");
             let by_name = t["args"][0].as_object().cloned().unwrap_or_default();
-            let req = crate::api::ChatRequest::decode(&json!({
-                "model": "m",
-                "messages": [],
-                "tools": by_name.values().cloned().collect::<Vec<_>>(),
-            }))
-            .expect("recorded tools decode");
             let tools: ToolsByName = by_name
                 .keys()
                 .cloned()
-                .zip(req.tools.unwrap_or_default())
+                .zip(decode_tools(&Json::Array(
+                    by_name.values().cloned().collect(),
+                )))
                 .collect();
             let (name, ok) = glimmer_resolve_tool_name(&tools, t["args"][1].as_str().unwrap());
             assert_eq!(json!([name, ok]), t["ret"], "{line}");

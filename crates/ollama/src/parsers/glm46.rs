@@ -16,13 +16,15 @@
 //! the documents this parser builds (see its doc for the exact scope), with
 //! Go's error texts.
 
-use serde_json::{Map, Number, Value as Json};
+use serde_json::Map;
 
+use super::gojson_decode::Args;
+use super::qwen3coder::parse_value;
 use super::{
-    overlap, trailing_whitespace_len, trim_left_space, trim_right_space, trim_space, Added, Config,
-    Constructors, Parser,
+    overlap, property_types, tool_call, tool_property, trailing_whitespace_len, trim_left_space,
+    trim_right_space, trim_space, Added, Config, Constructors, Parser,
 };
-use crate::api::{Message, Think, Tool, ToolCall, ToolCallFunction};
+use crate::api::{Message, Think, Tool, ToolCall};
 use gotmpl::unicode::is_space;
 
 /// `glm46ParserState`.
@@ -632,178 +634,15 @@ pub(super) fn parse_glm46_tool_call(raw: &str, tools: &[Tool]) -> Result<ToolCal
     for (raw_key, value) in parsed.keys.iter().zip(&parsed.values) {
         let key = trim_space(raw_key);
         // Look up the parameter type; anyOf collects every member's types.
-        let mut param_type: Vec<String> = Vec::new();
-        if let Some(props) = matched_tool.and_then(|t| t.function.parameters.properties.as_ref()) {
-            if let Some((_, prop)) = props.iter().find(|(k, _)| k == key) {
-                if !prop.any_of.is_empty() {
-                    for any_of_prop in &prop.any_of {
-                        param_type.extend(any_of_prop.type_.iter().cloned());
-                    }
-                } else {
-                    param_type = prop.type_.clone();
-                }
-            }
-        }
+        let param_type = matched_tool
+            .and_then(|t| tool_property(t, key))
+            .map(property_types)
+            .unwrap_or_default();
         // The value is not trimmed here: parseValue handles it.
         arguments.insert(key.to_string(), parse_value(value, &param_type));
     }
 
-    Ok(ToolCall {
-        id: String::new(),
-        function: ToolCallFunction {
-            index: 0,
-            name: function_name.to_string(),
-            arguments: Some(arguments),
-            arguments_null: false,
-        },
-    })
-}
-
-// ---------------------------------------------------------------------
-// `parseValue` / `parseTypedToolValue` (model/parsers/qwen3coder.go),
-// which parseGLM46ToolCall calls.
-
-/// `parseValue` (qwen3coder.go): drops one leading and one trailing
-/// newline, then types the value ([`parse_typed_tool_value`]).
-pub(super) fn parse_value(raw: &str, param_type: &[String]) -> Json {
-    let raw = raw.strip_prefix('\n').unwrap_or(raw);
-    let raw = raw.strip_suffix('\n').unwrap_or(raw);
-    parse_typed_tool_value(raw, param_type)
-}
-
-/// `parseTypedToolValue` (qwen3coder.go): `null` (any case) first, then by
-/// precedence boolean, integer, number, array, object, string; a raw
-/// string when nothing fits.
-///
-/// Values follow the parsers' convention: Go's `int` / `int64` are integer
-/// numbers, `float64` a float number, `[]any` / `map[string]any` (from
-/// `json.Unmarshal`, numbers float64) arrays and objects. The one value
-/// JSON cannot hold, a NaN from `strconv.ParseFloat("nan")` (which Go's
-/// `json.Marshal` would refuse), is `null`.
-pub(super) fn parse_typed_tool_value(raw: &str, param_type: &[String]) -> Json {
-    // `strings.ToLower(raw) == "null"`: no non-ASCII character lowercases
-    // to n, u or l, so an ASCII comparison is the same.
-    if raw.eq_ignore_ascii_case("null") {
-        return Json::Null;
-    }
-
-    // No type: a string.
-    if param_type.is_empty() {
-        return Json::String(raw.to_string());
-    }
-
-    let has = |t: &str| param_type.iter().any(|p| p == t);
-    let only_one = param_type.len() == 1;
-
-    // Boolean first (most restrictive). As above, ASCII case folding is
-    // Go's ToLower here.
-    if has("boolean") {
-        if raw.eq_ignore_ascii_case("true") {
-            return Json::Bool(true);
-        }
-        if raw.eq_ignore_ascii_case("false") {
-            return Json::Bool(false);
-        }
-        // Not a boolean but boolean is the only type: false (as the
-        // reference does).
-        if only_one {
-            return Json::Bool(false);
-        }
-    }
-
-    if has("integer") {
-        if let Some(i) = parse_int10(raw) {
-            // int when it fits in int32, int64 otherwise: both integers.
-            return Json::Number(i.into());
-        }
-        if only_one {
-            return Json::String(raw.to_string());
-        }
-    }
-
-    if has("number") {
-        if let Some(f) = parse_float64(raw) {
-            // No decimal part: an int (as the reference does).
-            if f == f.trunc() {
-                return Json::Number(go_f64_to_i64(f).into());
-            }
-            return Number::from_f64(f).map_or(Json::Null, Json::Number);
-        }
-        if only_one {
-            return Json::String(raw.to_string());
-        }
-    }
-
-    if has("array") {
-        // `json.Unmarshal` into `[]any`: an array, or `null` (a nil slice).
-        if let Ok(v @ (Json::Array(_) | Json::Null)) = super::unmarshal_any(raw) {
-            return v;
-        }
-        if only_one {
-            return Json::String(raw.to_string());
-        }
-    }
-
-    if has("object") {
-        // `json.Unmarshal` into `map[string]any`: an object, or `null`.
-        if let Ok(v @ (Json::Object(_) | Json::Null)) = super::unmarshal_any(raw) {
-            return v;
-        }
-        if only_one {
-            return Json::String(raw.to_string());
-        }
-    }
-
-    // String always succeeds, and is the fallback (the reference would try
-    // a Python literal; Ollama purposefully does not).
-    Json::String(raw.to_string())
-}
-
-/// `strconv.ParseInt(s, 10, 64)`: an optional sign and decimal digits (no
-/// underscores, no prefix), in range.
-pub(super) fn parse_int10(s: &str) -> Option<i64> {
-    let (neg, digits) = match s.as_bytes().first()? {
-        b'+' => (false, &s[1..]),
-        b'-' => (true, &s[1..]),
-        _ => (false, s),
-    };
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let mut n: u64 = 0;
-    for b in digits.bytes() {
-        n = n.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
-    }
-    if neg {
-        if n > 1 << 63 {
-            return None;
-        }
-        Some((n as i64).wrapping_neg())
-    } else {
-        i64::try_from(n).ok()
-    }
-}
-
-/// `strconv.ParseFloat(s, 64)`, when it succeeds. `gotmpl::strconv::
-/// parse_float` but for a signed NaN: Go's `special` takes a sign only
-/// before `inf` / `infinity`, so `+nan` and `-nan` are syntax errors.
-pub(super) fn parse_float64(s: &str) -> Option<f64> {
-    if s.strip_prefix(['+', '-'])
-        .is_some_and(|u| u.eq_ignore_ascii_case("nan"))
-    {
-        return None;
-    }
-    gotmpl::strconv::parse_float(s).ok()
-}
-
-/// Go's `int64(f)` on amd64 for an integral `f`: out of range (±Inf
-/// included) it is `math.MinInt64`, as CVTTSD2SQ gives.
-fn go_f64_to_i64(f: f64) -> i64 {
-    if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f) {
-        f as i64
-    } else {
-        i64::MIN
-    }
+    Ok(tool_call(function_name, Args::of(arguments)))
 }
 
 // ---------------------------------------------------------------------
@@ -1279,134 +1118,12 @@ pub(crate) fn constructors() -> Constructors {
     }
 }
 
-/// Replaying recorded Go traces in unit tests (shared by the GLM, LFM2 and
-/// Nemotron modules' tests).
-#[cfg(test)]
-pub(super) mod go_traces {
-    use serde_json::Value as Json;
-
-    use crate::api::{Message, Think, Tool};
-    use crate::gojson::J;
-
-    /// A case's `tools`, `last` and `think`, decoded as a chat request's.
-    pub(in crate::parsers) fn request(c: &Json) -> (Vec<Tool>, Option<Message>, Option<Think>) {
-        let last = c.get("last").filter(|v| !v.is_null()).cloned();
-        let body = serde_json::json!({
-            "model": "m",
-            "messages": last.iter().collect::<Vec<_>>(),
-            "tools": c.get("tools").cloned().unwrap_or(Json::Null),
-            "think": c.get("think").cloned().unwrap_or(Json::Null),
-        });
-        let r = crate::api::ChatRequest::decode(&body).expect("the case decodes");
-        let last = last.and_then(|_| r.messages.into_iter().next());
-        (r.tools.unwrap_or_default(), last, r.think)
-    }
-
-    /// A `[]string` as Go marshals it (`null` when nil, i.e. empty here).
-    pub(in crate::parsers) fn strs(v: &[String]) -> J {
-        if v.is_empty() {
-            J::Null
-        } else {
-            J::Arr(v.iter().map(J::s).collect())
-        }
-    }
-
-    /// `{"err": e, "id": id}`.
-    pub(in crate::parsers) fn err(c: &Json, e: String) -> J {
-        J::Obj(vec![("err".into(), J::s(e)), ("id".into(), id(c))])
-    }
-
-    /// The case's id.
-    pub(in crate::parsers) fn id(c: &Json) -> J {
-        J::s(c["id"].as_str().unwrap_or(""))
-    }
-
-    /// A parser case (`type`, `config`, `chunks`): `Init`, then `Add` for
-    /// each chunk, written as the Go driver writes it.
-    fn replay(c: &Json) -> J {
-        let config = c["config"].as_object().cloned().unwrap_or_default();
-        let ty = c["type"].as_str().unwrap_or("");
-        let mut p = crate::parsers::for_go_type(ty, &config).expect("a parser for the type");
-        let (tools, last, think) = request(c);
-        p.init(&tools, last.as_ref(), think.as_ref());
-        let mut steps = Vec::new();
-        for ch in c["chunks"].as_array().into_iter().flatten() {
-            let got = p.add(
-                ch["s"].as_str().unwrap_or(""),
-                ch["done"].as_bool().unwrap_or(false),
-            );
-            // On an error Go's handlers drop the other results; the driver
-            // wrote them anyway, and only the thinking can be non-empty.
-            let (calls, content, err, thinking) = match got {
-                Ok(a) => (
-                    crate::parsers::tool_calls_json(&a.calls),
-                    a.content,
-                    J::Null,
-                    a.thinking,
-                ),
-                Err(e) => ("null".into(), String::new(), J::s(e), String::new()),
-            };
-            steps.push(J::Obj(vec![
-                ("calls".into(), J::Raw(calls)),
-                ("content".into(), J::s(content)),
-                ("err".into(), err),
-                ("thinking".into(), J::s(thinking)),
-            ]));
-        }
-        J::Obj(vec![("id".into(), id(c)), ("steps".into(), J::Arr(steps))])
-    }
-
-    /// Replays every `(case, Go's answer)` pair: parser cases here, the
-    /// rest (`fn`: a helper function) through `helper`.
-    pub(in crate::parsers) fn check(traces: &[(&str, &str)], helper: impl Fn(&Json) -> J) {
-        let mut bad = Vec::new();
-        for (case, want) in traces {
-            let c: Json = serde_json::from_str(case).expect("a case is JSON");
-            let got = if c.get("fn").is_some() {
-                helper(&c)
-            } else {
-                replay(&c)
-            }
-            .to_json();
-            // Go's driver writes the thinking beside an error; the Rust
-            // parser's error carries only its text.
-            let want = want.to_string();
-            if got != want && !(want.contains(r#""err":"#) && thinking_only_differs(&want, &got)) {
-                bad.push(format!("{}\n  want {want}\n  got  {got}", c["id"]));
-            }
-        }
-        assert!(
-            bad.is_empty(),
-            "{} of {} differ:\n{}",
-            bad.len(),
-            traces.len(),
-            bad.join("\n")
-        );
-    }
-
-    /// Whether two driver lines differ only in the thinking of steps that
-    /// returned an error.
-    fn thinking_only_differs(want: &str, got: &str) -> bool {
-        let (Ok(mut w), Ok(g)) = (
-            serde_json::from_str::<Json>(want),
-            serde_json::from_str::<Json>(got),
-        ) else {
-            return false;
-        };
-        for step in w["steps"].as_array_mut().into_iter().flatten() {
-            if !step["err"].is_null() {
-                step["thinking"] = Json::String(String::new());
-            }
-        }
-        w == g
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::go_traces;
     use super::*;
     use crate::gojson::J;
+    use crate::parsers::golden_support::{self, go_traces};
+    use serde_json::Value as Json;
 
     /// (case, what Go 1.26 gave for it), recorded with Ollama v0.33.0-rc2's
     /// own code (model/parsers built locally and driven case by case).
@@ -1873,17 +1590,6 @@ mod tests {
         );
     }
 
-    /// Ollama's recorded test runs (`tests/golden/parsers-tests.jsonl`):
-    /// the calls glm46_test.go and glm47_test.go make on unexported code,
-    /// `parseGLM46ToolCall`, `repairGLM46XML` and `(*GLM46Parser).
-    /// parseEvents` on a buffer the test filled by hand.
-    const GOLDEN: &str = include_str!("../../tests/golden/parsers-tests.jsonl");
-
-    /// A Go result `{"$error": text}`'s text.
-    fn go_error(v: &Json) -> Option<&str> {
-        v.get("$error").and_then(Json::as_str)
-    }
-
     fn state_of(n: i64) -> Glm46ParserState {
         use Glm46ParserState as S;
         [
@@ -1908,10 +1614,8 @@ mod tests {
 
     #[test]
     fn golden_helpers_replayed() {
-        use crate::godecode::{raw_span, Step::Index, Step::Key};
         let (mut n, mut bad) = (0, Vec::new());
-        for line in GOLDEN.lines().filter(|l| !l.trim().is_empty()) {
-            let t: Json = serde_json::from_str(line).expect("a golden line is JSON");
+        for (line, t) in golden_support::all() {
             let file = t["file"].as_str().unwrap_or("");
             if !matches!(file, "glm46_test.go" | "glm47_test.go") || t["kind"] == "parser" {
                 continue;
@@ -1921,14 +1625,13 @@ mod tests {
                 (Some("func"), Some("parseGLM46ToolCall")) => {
                     n += 1;
                     let raw = t["args"][0]["raw"].as_str().unwrap_or("");
-                    let (tools, _, _) =
-                        go_traces::request(&serde_json::json!({"tools": t["args"][1]}));
+                    let tools = golden_support::tools(&t["args"][1]);
                     let got = parse_glm46_tool_call(raw, &tools);
-                    let ok = match (go_error(&t["ret"][1]), &got) {
-                        (Some(want), Err(e)) => want == e,
+                    let ok = match (golden_support::err_of(&t["ret"][1]), &got) {
+                        (Some(want), Err(e)) => &want == e,
                         (None, Ok(call)) => {
-                            raw_span(line, &[Key("ret"), Index(0)])
-                                == Some(super::super::tool_call_json(call).to_json().as_str())
+                            golden_support::ret_span(line, None, 0)
+                                == super::super::tool_call_json(call).to_json()
                         }
                         _ => false,
                     };
@@ -1948,8 +1651,7 @@ mod tests {
                         n += 1;
                         assert_eq!(call["m"], "parseEvents", "{what}");
                         let st = &call["state"];
-                        let (tools, _, _) =
-                            go_traces::request(&serde_json::json!({"tools": st["tools"]}));
+                        let tools = golden_support::tools(&st["tools"]);
                         let mut p = Glm46Parser {
                             state: state_of(st["state"].as_i64().unwrap_or(0)),
                             buffer: st["buffer"].as_str().unwrap_or("").to_string(),

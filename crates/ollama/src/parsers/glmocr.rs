@@ -53,8 +53,8 @@ pub(crate) fn constructors() -> Constructors {
 
 #[cfg(test)]
 mod tests {
-    use super::super::glm46::go_traces;
     use super::*;
+    use crate::parsers::golden_support::go_traces;
     /// (case, what Go 1.26 gave for it), recorded with Ollama v0.33.0-rc2's
     /// own code (model/parsers built locally and driven case by case).
     const GO_TRACES: &[(&str, &str)] = &[

@@ -3,22 +3,19 @@
 //! tool calls are `<tool_call>name<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>`
 //! (or JSON), with aliases the model is known to produce: `<user>`-tagged
 //! calls and standalone JSON objects.
-//!
-//! Also here: `parseValue` and `parseTypedToolValue` of
-//! `model/parsers/qwen3coder.go`, which this parser and the Glimmer parser
-//! use.
 
-use std::collections::HashSet;
+use serde_json::Map;
 
-use serde_json::{Map, Value as Json};
-
-use super::olmo3::{float_json, parse_float64, parse_int10};
-use super::{
-    as_float64, overlap, trailing_whitespace_len, trim_left_space, trim_right_space, trim_space,
-    Added, Config, Constructors, Parser,
+use super::gojson_decode::{
+    unmarshal_arguments, unmarshal_struct, Args, FieldTy, FieldVal, GoStruct,
 };
-use crate::api::{Message, Think, Tool, ToolCall, ToolCallFunction, ToolProperty};
-use crate::godecode::{self, GoErr, Struct, Ty};
+use super::qwen3coder::parse_value;
+use super::{
+    overlap, property_types, tool_call, tool_property, trailing_whitespace_len, trim_left_space,
+    trim_right_space, trim_space, Added, Config, Constructors, Parser,
+};
+use crate::api::{Message, Think, Tool, ToolCall};
+use crate::godecode;
 
 /// `lagunaThinkingOpenTag`
 const LAGUNA_THINKING_OPEN_TAG: &str = "<think>";
@@ -511,56 +508,20 @@ fn clean_laguna_tool_call_raw(raw: &str) -> String {
     raw.to_string()
 }
 
-/// `api.ToolCallFunctionArguments.UnmarshalJSON` as a decoder hook.
-fn unmarshal_arguments(v: &Json) -> Result<Option<Json>, GoErr> {
-    crate::compat::marshal::arguments(v).map(Some)
-}
-
 /// `struct { Name string `json:"name"` }` (in `lagunaToolCallName`).
-static LAGUNA_NAME: Struct = Struct {
+const LAGUNA_NAME: GoStruct = GoStruct {
     name: "",
-    go: "struct { Name string \"json:\\\"name\\\"\" }",
-    fields: &[("name", Ty::Str)],
+    go_type: "struct { Name string \"json:\\\"name\\\"\" }",
+    fields: &[("name", FieldTy::Str)],
 };
 
 /// `struct { Name string; Arguments api.ToolCallFunctionArguments }` (in
 /// `parseLagunaToolCall`).
-static LAGUNA_JSON_CALL: Struct = Struct {
+const LAGUNA_JSON_CALL: GoStruct = GoStruct {
     name: "",
-    go: "struct { Name string \"json:\\\"name\\\"\"; Arguments api.ToolCallFunctionArguments \"json:\\\"arguments\\\"\" }",
-    fields: &[
-        ("name", Ty::Str),
-        ("arguments", Ty::Custom(unmarshal_arguments)),
-    ],
+    go_type: "struct { Name string \"json:\\\"name\\\"\"; Arguments api.ToolCallFunctionArguments \"json:\\\"arguments\\\"\" }",
+    fields: &[("name", FieldTy::Str), ("arguments", FieldTy::Args)],
 };
-
-/// `checkValid` as `json.Unmarshal` runs it, with its end of input: the
-/// scanner is fed one more space there (`scanner.eof`), so a text cut
-/// inside a literal, a number or an escape fails on that space (`invalid
-/// character ' ' in literal true (expecting 'e')`), and only a text cut
-/// elsewhere is `unexpected end of JSON input`.
-fn check_valid_at_eof(text: &str) -> Result<(), String> {
-    match godecode::check_valid(text.as_bytes()) {
-        Err(e) if e == "unexpected end of JSON input" => {
-            match godecode::check_valid(format!("{text} ").as_bytes()) {
-                Err(at_space) => Err(at_space),
-                Ok(()) => Err(e),
-            }
-        }
-        r => r,
-    }
-}
-
-/// `json.Unmarshal([]byte(text), &v)` for a struct `v`: the fields set.
-fn unmarshal_struct(text: &str, s: &'static Struct) -> Result<Map<String, Json>, String> {
-    check_valid_at_eof(text)?;
-    let v = godecode::parse(text).map_err(|e| e.text())?;
-    match godecode::unmarshal(&v, &Ty::Struct(s)) {
-        Ok(Some(Json::Object(m))) => Ok(m),
-        Ok(_) => Ok(Map::new()),
-        Err(e) => Err(e.text()),
-    }
-}
 
 /// `lagunaToolCallName`: the call's name, `None` when empty (or its JSON
 /// does not decode).
@@ -568,7 +529,8 @@ fn laguna_tool_call_name(raw: &str) -> Option<String> {
     let raw = clean_laguna_tool_call_raw(raw);
     if raw.starts_with('{') {
         let parsed = unmarshal_struct(&raw, &LAGUNA_NAME).ok()?;
-        let name = trim_space(parsed.get("name").and_then(Json::as_str).unwrap_or(""));
+        let name = parsed.into_iter().next().and_then(FieldVal::into_str);
+        let name = trim_space(name.as_deref().unwrap_or(""));
         return (!name.is_empty()).then(|| name.to_string());
     }
 
@@ -626,61 +588,28 @@ fn laguna_arg_re_find_all(s: &str) -> Vec<(&str, &str)> {
     out
 }
 
-/// A property's types as the parsers gather them: the `anyOf` options'
-/// types, in order, or the property's own.
-pub(super) fn property_types(prop: &ToolProperty) -> Vec<String> {
-    if !prop.any_of.is_empty() {
-        prop.any_of.iter().flat_map(|p| p.type_.clone()).collect()
-    } else {
-        prop.type_.clone()
-    }
-}
-
-/// `Properties.Get(key)` on a tool's parameters (the ordered map keeps a
-/// repeated key's last value).
-pub(super) fn tool_property<'a>(tool: &'a Tool, key: &str) -> Option<&'a ToolProperty> {
-    tool.function
-        .parameters
-        .properties
-        .as_ref()?
-        .iter()
-        .rev()
-        .find(|(k, _)| k == key)
-        .map(|(_, p)| p)
-}
-
 /// `parseLagunaToolCall`.
 fn parse_laguna_tool_call(raw: &str, tools: &[Tool]) -> Result<ToolCall, String> {
     let raw = clean_laguna_tool_call_raw(raw);
     if raw.starts_with('{') {
         let parsed = unmarshal_struct(&raw, &LAGUNA_JSON_CALL)
-            .map_err(|e| format!("failed to parse Laguna JSON tool call: {e}"))?;
-        let mut name = parsed
-            .get("name")
-            .and_then(Json::as_str)
-            .unwrap_or("")
-            .to_string();
+            .map_err(|e| format!("failed to parse Laguna JSON tool call: {}", e.text()))?;
+        let mut fields = parsed.into_iter();
+        let mut name = fields
+            .next()
+            .and_then(FieldVal::into_str)
+            .unwrap_or_default();
         if name.is_empty() {
             return Err("empty Laguna tool call name".into());
         }
         if let (resolved, true) = laguna_resolve_tool_name(&name, tools) {
             name = resolved;
         }
-        let (arguments, arguments_null) = match parsed.get("arguments") {
-            Some(Json::Object(m)) => (Some(float_args(m)), false),
-            // `null` leaves the ordered map's inner map nil: written `null`.
-            Some(_) => (None, true),
-            None => (None, false),
-        };
-        return Ok(ToolCall {
-            id: String::new(),
-            function: ToolCallFunction {
-                index: 0,
-                name,
-                arguments,
-                arguments_null,
-            },
-        });
+        let arguments = fields
+            .next()
+            .and_then(FieldVal::into_args)
+            .unwrap_or_default();
+        return Ok(tool_call(name, arguments));
     }
 
     let (mut name, args_text) = match raw.find(LAGUNA_ARG_KEY_OPEN_TAG) {
@@ -698,28 +627,14 @@ fn parse_laguna_tool_call(raw: &str, tools: &[Tool]) -> Result<ToolCall, String>
 
     let matched_tool = tools.iter().find(|t| t.function.name == name);
 
-    let mut call = ToolCall {
-        id: String::new(),
-        function: ToolCallFunction {
-            index: 0,
-            name,
-            arguments: Some(Map::new()),
-            arguments_null: false,
-        },
-    };
     if trim_space(args_text).starts_with('{') {
-        check_valid_at_eof(trim_space(args_text))
-            .map_err(|e| format!("failed to parse Laguna JSON tool call arguments: {e}"))?;
-        let args = crate::compat::marshal::arguments_from_text(trim_space(args_text))
-            .map_err(|e| format!("failed to parse Laguna JSON tool call arguments: {e}"))?;
-        match args {
-            Json::Object(m) => call.function.arguments = Some(float_args(&m)),
-            _ => {
-                call.function.arguments = None;
-                call.function.arguments_null = true;
-            }
-        }
-        return Ok(call);
+        let args = unmarshal_arguments(trim_space(args_text)).map_err(|e| {
+            format!(
+                "failed to parse Laguna JSON tool call arguments: {}",
+                e.text()
+            )
+        })?;
+        return Ok(tool_call(name, args));
     }
     let mut args = Map::new();
     for (key, value) in laguna_arg_re_find_all(args_text) {
@@ -730,128 +645,7 @@ fn parse_laguna_tool_call(raw: &str, tools: &[Tool]) -> Result<ToolCall, String>
             .unwrap_or_default();
         args.insert(key.to_string(), parse_value(value, &param_type));
     }
-    call.function.arguments = Some(args);
-    Ok(call)
-}
-
-/// Decoded arguments as the ordered map holds them: each value an `any`
-/// (numbers float64).
-fn float_args(m: &Map<String, Json>) -> Map<String, Json> {
-    m.iter().map(|(k, v)| (k.clone(), as_float64(v))).collect()
-}
-
-/// `parseValue` (`qwen3coder.go`): a single leading and a single trailing
-/// newline removed, then [`parse_typed_tool_value`].
-pub(super) fn parse_value(raw: &str, param_type: &[String]) -> Json {
-    let raw = raw.strip_prefix('\n').unwrap_or(raw);
-    let raw = raw.strip_suffix('\n').unwrap_or(raw);
-    parse_typed_tool_value(raw, param_type)
-}
-
-/// `int64(f)` for an integral `f` as amd64 converts it: out of range (and
-/// the infinities) give the "integer indefinite" value, `math.MinInt64`.
-fn go_int64_of_float(f: f64) -> i64 {
-    if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f) {
-        f as i64
-    } else {
-        i64::MIN
-    }
-}
-
-/// `json.Unmarshal([]byte(raw), &v)` into `[]any` (`array`) or
-/// `map[string]any` (`object`): the value (`null` for a nil slice or map),
-/// `None` on any error.
-fn unmarshal_typed(raw: &str, array: bool) -> Option<Json> {
-    let v = godecode::parse(raw).ok()?;
-    match (&v, array) {
-        (Json::Null, _) => Some(Json::Null),
-        (Json::Array(_), true) | (Json::Object(_), false) => Some(as_float64(&v)),
-        _ => None,
-    }
-}
-
-/// `parseTypedToolValue` (`qwen3coder.go`): the value by the declared
-/// types, in precedence null, boolean, integer, number, array, object,
-/// string. A Go `int`/`int64` is an integer number, a `float64` a float
-/// one.
-pub(super) fn parse_typed_tool_value(raw: &str, param_type: &[String]) -> Json {
-    // Check for null first (case-insensitive) - this takes precedence over
-    // any type. (No non-ASCII character lower-cases into "null".)
-    if raw.eq_ignore_ascii_case("null") {
-        return Json::Null;
-    }
-
-    // If no type is specified, default to string
-    if param_type.is_empty() {
-        return Json::String(raw.to_string());
-    }
-
-    let type_set: HashSet<&str> = param_type.iter().map(String::as_str).collect();
-    let only = param_type.len() == 1;
-
-    // Try boolean first (most restrictive)
-    if type_set.contains("boolean") {
-        if raw.eq_ignore_ascii_case("true") {
-            return Json::Bool(true);
-        }
-        if raw.eq_ignore_ascii_case("false") {
-            return Json::Bool(false);
-        }
-        // If not a valid boolean but boolean is the only type, return false
-        // (matching reference)
-        if only {
-            return Json::Bool(false);
-        }
-    }
-
-    // Try integer
-    if type_set.contains("integer") {
-        if let Some(i) = parse_int10(raw) {
-            return Json::from(i);
-        }
-        if only {
-            return Json::String(raw.to_string());
-        }
-    }
-
-    // Try number (float)
-    if type_set.contains("number") {
-        if let Some(f) = parse_float64(raw) {
-            // If the number has no decimal part, return as int (matching
-            // reference)
-            if f == f.trunc() {
-                return Json::from(go_int64_of_float(f));
-            }
-            return float_json(f);
-        }
-        if only {
-            return Json::String(raw.to_string());
-        }
-    }
-
-    // Try array
-    if type_set.contains("array") {
-        if let Some(v) = unmarshal_typed(raw, true) {
-            return v;
-        }
-        if only {
-            return Json::String(raw.to_string());
-        }
-    }
-
-    // Try object
-    if type_set.contains("object") {
-        if let Some(v) = unmarshal_typed(raw, false) {
-            return v;
-        }
-        if only {
-            return Json::String(raw.to_string());
-        }
-    }
-
-    // String always succeeds (or if "string" is in the type set); none of
-    // the types matched: string as a fallback.
-    Json::String(raw.to_string())
+    Ok(tool_call(name, Args::of(args)))
 }
 
 pub(crate) fn constructors() -> Constructors {
@@ -884,48 +678,21 @@ pub(crate) fn constructors() -> Constructors {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::{ToolFunction, ToolFunctionParameters};
+    use crate::api::{ToolFunction, ToolFunctionParameters, ToolProperty};
     use crate::parsers::tool_calls_json;
 
-    /// Whether a recorded Go state is its type's zero value (what
-    /// `Default` builds here).
-    fn zero_state(v: &serde_json::Value) -> bool {
-        use serde_json::Value as Json;
-        match v {
-            Json::Null => true,
-            Json::Bool(b) => !b,
-            Json::Number(n) => n.as_f64() == Some(0.0),
-            Json::String(s) => s.is_empty(),
-            Json::Array(a) => a.is_empty(),
-            Json::Object(m) => m.values().all(zero_state),
-        }
-    }
-
-    /// The recorded `ParserForName` calls of laguna_test.go, made again: each name
-    /// builds a parser, of the Go type recorded, in its zero state.
+    /// The recorded `ParserForName` calls of laguna_test.go, made again.
     #[test]
     fn recorded_parser_for_name() {
-        use serde_json::Value as Json;
-        const TRACES: &str = include_str!("../../tests/golden/parsers-tests.jsonl");
-        let mut n = 0;
-        for line in TRACES.lines().filter(|l| l.contains("\"kind\":\"func\"")) {
-            let t: Json = serde_json::from_str(line).unwrap();
-            if t["file"] != "laguna_test.go" || t["func"] != "ParserForName" {
-                continue;
-            }
-            let name = t["args"][0].as_str().unwrap();
-            let ty = t["ret"][0]["$type"].as_str().unwrap();
-            assert!((constructors().by_name)(name).is_some(), "{line}");
-            let go_type = |n: &str| match n {
+        crate::parsers::golden_support::check_parser_for_name(
+            "laguna_test.go",
+            constructors().by_name,
+            |n| match n {
                 "laguna" => Some("LagunaParser"),
                 "poolside-v1" => Some("LagunaV8Parser"),
                 _ => None,
-            };
-            assert_eq!(go_type(name), Some(ty), "{line}");
-            assert!(zero_state(&t["ret"][0]["state"]), "{line}");
-            n += 1;
-        }
-        eprintln!("laguna_test.go: {n} recorded ParserForName calls equal");
+            },
+        );
     }
 
     fn prop(ty: &str) -> ToolProperty {
@@ -1148,35 +915,6 @@ mod tests {
         assert_eq!(
             laguna_arg_re_find_all("<arg_key><arg_key>k</arg_key><arg_value>v</arg_value>"),
             vec![("<arg_key>k", "v")]
-        );
-    }
-
-    #[test]
-    fn typed_values() {
-        let t = |raw: &str, ty: &[&str]| {
-            let ty: Vec<String> = ty.iter().map(|s| s.to_string()).collect();
-            crate::parsers::go_any(&parse_typed_tool_value(raw, &ty)).to_json()
-        };
-        assert_eq!(t("NULL", &["string"]), "null");
-        assert_eq!(t("x", &[]), r#""x""#);
-        assert_eq!(t("TRUE", &["boolean"]), "true");
-        assert_eq!(t("yes", &["boolean"]), "false");
-        assert_eq!(t("yes", &["boolean", "string"]), r#""yes""#);
-        assert_eq!(t("12", &["integer"]), "12");
-        assert_eq!(t("1.5", &["integer"]), r#""1.5""#);
-        assert_eq!(t("1.5", &["integer", "number"]), "1.5");
-        assert_eq!(t("2.0", &["number"]), "2");
-        assert_eq!(t("1e300", &["number"]), "-9223372036854775808");
-        assert_eq!(
-            t("[1, {\"b\": 1, \"a\": 2}]", &["array"]),
-            r#"[1,{"a":2,"b":1}]"#
-        );
-        assert_eq!(t("{\"a\": [1]}", &["object"]), r#"{"a":[1]}"#);
-        assert_eq!(t("{\"a\": [1]}", &["array"]), r#""{\"a\": [1]}""#);
-        assert_eq!(t("{\"a\": [1]}", &["array", "object"]), r#"{"a":[1]}"#);
-        assert_eq!(
-            t("9007199254740993", &["array", "object"]),
-            r#""9007199254740993""#
         );
     }
 }

@@ -10,14 +10,14 @@
 
 use std::collections::HashSet;
 
-use serde_json::{Map, Number, Value as Json};
+use serde_json::{Map, Value as Json};
 
-use super::glm46::{parse_float64, parse_int10};
+use super::gojson_decode::{unmarshal_any, Args};
 use super::{
-    cfg_bool, overlap, trailing_whitespace_len, trim_left_space, trim_right_space, trim_space,
-    Added, Config, Constructors, Parser,
+    cfg_bool, float_json, overlap, parse_float64, parse_int10, tool_call, trailing_whitespace_len,
+    trim_left_space, trim_right_space, trim_space, Added, Config, Constructors, Parser,
 };
-use crate::api::{Message, Think, Tool, ToolCall, ToolCallFunction};
+use crate::api::{Message, Think, Tool, ToolCall};
 
 /// `LFM2ParserState`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -347,15 +347,7 @@ impl Lfm2Parser {
                 parse_python_args(&args_str, &mut args)?;
             }
 
-            tool_calls.push(ToolCall {
-                id: String::new(),
-                function: ToolCallFunction {
-                    index: 0,
-                    name: func_name.to_string(),
-                    arguments: Some(args),
-                    arguments_null: false,
-                },
-            });
+            tool_calls.push(tool_call(func_name, Args::of(args)));
 
             // Past this call (the ')' is ASCII).
             content = content.get(close_idx + 1..).unwrap_or_default();
@@ -651,15 +643,15 @@ fn parse_python_literal(token: &str) -> Result<Json, String> {
         return Ok(Json::Number(v.into()));
     }
     if let Some(v) = parse_float64(token) {
-        return Ok(Number::from_f64(v).map_or(Json::Null, Json::Number));
+        return Ok(float_json(v));
     }
 
     if token.starts_with('[') || token.starts_with('{') {
-        if let Ok(parsed) = super::unmarshal_any(token) {
+        if let Ok(parsed) = unmarshal_any(token) {
             return Ok(parsed);
         }
         if let Ok(converted) = python_literal_to_json(token) {
-            if let Ok(parsed) = super::unmarshal_any(&converted) {
+            if let Ok(parsed) = unmarshal_any(&converted) {
                 return Ok(parsed);
             }
         }
@@ -765,9 +757,9 @@ pub(crate) fn constructors() -> Constructors {
 
 #[cfg(test)]
 mod tests {
-    use super::super::glm46::go_traces;
     use super::*;
     use crate::gojson::J;
+    use crate::parsers::golden_support::go_traces;
     /// (case, what Go 1.26 gave for it), recorded with Ollama v0.33.0-rc2's
     /// own code (model/parsers built locally and driven case by case).
     const GO_TRACES: &[(&str, &str)] = &[
@@ -998,17 +990,11 @@ mod tests {
         assert_eq!(names, [Some(false), Some(true)]);
     }
 
-    /// Ollama's recorded test runs (`tests/golden/parsers-tests.jsonl`):
-    /// lfm2_test.go's calls of `parseToolCallContent` and
-    /// `parseToolCallsContent`.
-    const GOLDEN: &str = include_str!("../../tests/golden/parsers-tests.jsonl");
-
     #[test]
     fn golden_helpers_replayed() {
-        use crate::godecode::{raw_span, Step::Index, Step::Key};
+        use crate::parsers::golden_support::{all, err_of, ret_span};
         let (mut n, mut bad) = (0, Vec::new());
-        for line in GOLDEN.lines().filter(|l| !l.trim().is_empty()) {
-            let t: Json = serde_json::from_str(line).expect("a golden line is JSON");
+        for (line, t) in all() {
             if t["file"] != "lfm2_test.go" || t["kind"] == "parser" {
                 continue;
             }
@@ -1018,7 +1004,7 @@ mod tests {
             for (i, call) in t["calls"].as_array().into_iter().flatten().enumerate() {
                 n += 1;
                 let arg = call["args"][0].as_str().unwrap_or("");
-                let want_err = call["ret"][1].get("$error").and_then(Json::as_str);
+                let want_err = err_of(&call["ret"][1]);
                 let got = match call["m"].as_str() {
                     Some("parseToolCallContent") => p
                         .parse_tool_call_content(arg)
@@ -1029,10 +1015,10 @@ mod tests {
                     m => panic!("unknown method {m:?}"),
                 };
                 // The line's own bytes for the returned value.
-                let want = raw_span(line, &[Key("calls"), Index(i), Key("ret"), Index(0)]);
+                let want = ret_span(line, Some(i), 0);
                 let ok = match (&got, want_err) {
-                    (Err(e), Some(w)) => e == w,
-                    (Ok(g), None) => Some(g.as_str()) == want,
+                    (Err(e), Some(w)) => *e == w,
+                    (Ok(g), None) => *g == want,
                     _ => false,
                 };
                 if !ok {

@@ -4,7 +4,8 @@
 //! `[TOOL_CALLS]NAME[ARGS]{json}`; the call's name must be one of the
 //! request's tools and its arguments must decode, or `Add` fails.
 
-use super::gemma4::{tool_call, unmarshal_arguments};
+use super::gojson_decode::unmarshal_arguments;
+use super::tool_call;
 use super::{
     cfg_bool, overlap, trailing_whitespace_len, trim_left_space, trim_right_space, Added, Config,
     Constructors, Parser,
@@ -108,7 +109,7 @@ impl Parser for MinistralParser {
                     // Validate tool exists
                     let tool = tool_by_name(&self.tools, &name)?;
                     // Parse JSON arguments
-                    let args = unmarshal_arguments(&args)?;
+                    let args = unmarshal_arguments(&args).map_err(|e| e.text())?;
                     tool_calls.push(tool_call(&tool.function.name, args));
                 }
             }
@@ -461,7 +462,7 @@ mod tests {
         );
         assert_eq!(
             add("test", "[TOOL_CALLS]test[ARGS][1]"),
-            Err(crate::compat::marshal::MALFORMED_OBJECT.to_string())
+            Err(crate::parsers::gojson_decode::MALFORMED_OBJECT.to_string())
         );
         assert_eq!(
             add(
@@ -536,17 +537,11 @@ mod tests {
 #[cfg(test)]
 mod golden {
     use super::*;
+    use crate::parsers::golden_support;
     use serde_json::{json, Value as Json};
 
-    const TRACES: &str = include_str!("../../tests/golden/parsers-tests.jsonl");
-
-    fn lines(kind: &str) -> Vec<(String, Json)> {
-        TRACES
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| (l.to_string(), serde_json::from_str(l).expect("JSON")))
-            .filter(|(_, t): &(String, Json)| t["kind"] == kind && t["file"] == "ministral_test.go")
-            .collect()
+    fn lines(kind: &str) -> Vec<(&'static str, &'static Json)> {
+        golden_support::lines(kind, &["ministral_test.go"])
     }
 
     #[test]
@@ -557,7 +552,7 @@ mod golden {
             let got = find_json_end(t["args"][0].as_str().unwrap_or("")).map_or(-1, |i| i as i64);
             assert_eq!(json!([got]), t["ret"], "{line}");
         }
-        assert!(!lines.is_empty() || TRACES.trim().is_empty());
+        assert!(!lines.is_empty());
     }
 
     fn state_number(s: MinistralParserState) -> i64 {
@@ -623,11 +618,7 @@ mod golden {
                 assert_eq!(state_of(&p), recorded_state(&c["state"]), "{line}");
                 let ret = match c["m"].as_str().unwrap_or("") {
                     "Init" => {
-                        let body = json!({"model": "m", "tools": c["args"][0]});
-                        let tools = crate::api::ChatRequest::decode(&body)
-                            .expect("recorded tools decode")
-                            .tools
-                            .unwrap_or_default();
+                        let tools = golden_support::tools(&c["args"][0]);
                         let ret = p.init(&tools, None, None);
                         json!([ret
                             .iter()
@@ -653,6 +644,6 @@ mod golden {
                 assert_eq!(state_of(&p), recorded_state(&c["after"]), "{line}");
             }
         }
-        assert!(!lines.is_empty() || TRACES.trim().is_empty());
+        assert!(!lines.is_empty());
     }
 }

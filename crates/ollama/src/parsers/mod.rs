@@ -15,7 +15,7 @@
 
 use serde_json::{Map, Value as Json};
 
-use crate::api::{Message, Think, Tool, ToolCall};
+use crate::api::{Message, Think, Tool, ToolCall, ToolCallFunction, ToolProperty};
 use crate::gojson::J;
 use gotmpl::unicode::is_space;
 
@@ -28,6 +28,9 @@ mod glimmer;
 mod glm46;
 mod glm47;
 mod glmocr;
+pub(crate) mod gojson_decode;
+#[cfg(test)]
+pub(crate) mod golden_support;
 mod laguna;
 mod lfm2;
 mod ministral;
@@ -223,26 +226,103 @@ pub(crate) fn trailing_whitespace_len(s: &str) -> usize {
     s.len() - trim_right_space(s).len()
 }
 
-/// `json.Unmarshal(text, &v)` with `v any`: Go's syntax error texts, every
-/// number a float64 (a float [`serde_json::Number`]).
-#[allow(dead_code)]
-pub(crate) fn unmarshal_any(text: &str) -> Result<Json, String> {
-    crate::godecode::parse(text)
-        .map(|v| as_float64(&v))
-        .map_err(|e| e.text())
+/// `strconv.ParseInt(s, 10, 64)`: an optional sign and decimal digits (no
+/// underscores, no base prefix); `None` on a syntax or range error.
+pub(crate) fn parse_int10(s: &str) -> Option<i64> {
+    let (neg, digits) = match s.as_bytes().first()? {
+        b'+' => (false, &s[1..]),
+        b'-' => (true, &s[1..]),
+        _ => (false, s),
+    };
+    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let mut n: u64 = 0;
+    for c in digits.bytes() {
+        n = n.checked_mul(10)?.checked_add(u64::from(c - b'0'))?;
+    }
+    if neg {
+        if n > 1 << 63 {
+            return None;
+        }
+        Some((n as i64).wrapping_neg())
+    } else {
+        i64::try_from(n).ok()
+    }
 }
 
-/// A decoded value with every number made a float64, as Go's `any` holds it.
-pub(crate) fn as_float64(v: &Json) -> Json {
-    match v {
-        Json::Number(n) => serde_json::Number::from_f64(n.as_f64().unwrap_or(0.0))
-            .map(Json::Number)
-            .unwrap_or(Json::Null),
-        Json::Array(a) => Json::Array(a.iter().map(as_float64).collect()),
-        Json::Object(m) => {
-            Json::Object(m.iter().map(|(k, x)| (k.clone(), as_float64(x))).collect())
-        }
-        x => x.clone(),
+/// `strconv.ParseFloat(s, 64)`: decimal and hexadecimal forms with
+/// underscores, `inf`/`infinity` (signed or not) and an unsigned `nan`,
+/// any case; `None` on a syntax or range error. (`gotmpl::strconv::
+/// parse_float` but for a signed NaN: Go's `special` takes a sign only
+/// before `inf`/`infinity`, so `+nan` and `-nan` are syntax errors.)
+pub(crate) fn parse_float64(s: &str) -> Option<f64> {
+    if s.strip_prefix(['+', '-'])
+        .is_some_and(|u| u.eq_ignore_ascii_case("nan"))
+    {
+        return None;
+    }
+    gotmpl::strconv::parse_float(s).ok()
+}
+
+/// Go's `int64(f)` for a whole float on amd64 (where the recorded runs
+/// were made): exact within range; out of range (and ±Inf) the "integer
+/// indefinite" value CVTTSD2SQ gives, `math.MinInt64`.
+pub(crate) fn go_f64_to_i64(f: f64) -> i64 {
+    // -2^63 <= f < 2^63
+    if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f) {
+        f as i64
+    } else {
+        i64::MIN
+    }
+}
+
+/// A Go `float64` as a JSON value. NaN and the infinities have no JSON
+/// form: Go's `json.Marshal` fails on them (`json: unsupported value:
+/// NaN`, and the response with it); they are null here.
+pub(crate) fn float_json(f: f64) -> Json {
+    serde_json::Number::from_f64(f)
+        .map(Json::Number)
+        .unwrap_or(Json::Null)
+}
+
+/// An `api.ToolCall` of `name` with its arguments (`ID` empty, `Index` 0:
+/// the parsers set the index as they hand calls out).
+pub(crate) fn tool_call(name: impl Into<String>, args: gojson_decode::Args) -> ToolCall {
+    ToolCall {
+        id: String::new(),
+        function: ToolCallFunction {
+            index: 0,
+            name: name.into(),
+            arguments: args.map,
+            arguments_null: args.null,
+        },
+    }
+}
+
+/// `ToolPropertiesMap.Get(key)` on properties as the API decodes them (an
+/// ordered map: a key set twice keeps its last value).
+pub(crate) fn properties_get<'a>(
+    props: &'a [(String, ToolProperty)],
+    key: &str,
+) -> Option<&'a ToolProperty> {
+    props.iter().rev().find(|(k, _)| k == key).map(|(_, p)| p)
+}
+
+/// `tool.Function.Parameters.Properties.Get(key)`.
+pub(crate) fn tool_property<'a>(tool: &'a Tool, key: &str) -> Option<&'a ToolProperty> {
+    properties_get(tool.function.parameters.properties.as_ref()?, key)
+}
+
+/// The `paramType` qwen3coder.go, glm46.go, laguna.go and glimmer.go each
+/// gather (inline, the same lines) for a declared property before
+/// `parseValue`/`parseTypedToolValue`: the `anyOf` options' types, in
+/// order, or else the property's own.
+pub(crate) fn property_types(prop: &ToolProperty) -> Vec<String> {
+    if !prop.any_of.is_empty() {
+        prop.any_of.iter().flat_map(|p| p.type_.clone()).collect()
+    } else {
+        prop.type_.clone()
     }
 }
 

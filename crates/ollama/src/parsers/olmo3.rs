@@ -4,8 +4,12 @@
 
 use serde_json::{Map, Value as Json};
 
-use super::{overlap, trim_space, Added, Config, Constructors, Parser};
-use crate::api::{Message, Think, Tool, ToolCall, ToolCallFunction};
+use super::gojson_decode::Args;
+use super::{
+    float_json, overlap, parse_float64, parse_int10, tool_call, trim_space, Added, Config,
+    Constructors, Parser,
+};
+use crate::api::{Message, Think, Tool, ToolCall};
 
 /// `olmo3ParserState`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -268,15 +272,7 @@ fn parse_olmo3_single_function_call(s: &str) -> Result<ToolCall, Olmo3Fail> {
     let args = parse_olmo3_arguments(args_str)
         .map_err(|e| e.wrap(|e| format!("failed to parse arguments: {e}")))?;
 
-    Ok(ToolCall {
-        id: String::new(),
-        function: ToolCallFunction {
-            index: 0,
-            name: func_name.to_string(),
-            arguments: Some(args),
-            arguments_null: false,
-        },
-    })
+    Ok(tool_call(func_name, Args::of(args)))
 }
 
 /// `parseOlmo3Arguments`: comma-separated `key=value` pairs, in order (a
@@ -400,48 +396,6 @@ fn split_arguments(s: &str) -> Vec<String> {
 /// which a lone quote passes).
 fn is_quoted(s: &str) -> bool {
     (s.starts_with('"') && s.ends_with('"')) || (s.starts_with('\'') && s.ends_with('\''))
-}
-
-/// `strconv.ParseInt(s, 10, 64)`: an optional sign and decimal digits (no
-/// underscores, no base prefix); `None` on a syntax or range error.
-pub(super) fn parse_int10(s: &str) -> Option<i64> {
-    let (neg, digits) = match s.as_bytes().first() {
-        Some(b'+') => (false, &s[1..]),
-        Some(b'-') => (true, &s[1..]),
-        _ => (false, s),
-    };
-    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    let mut n: i128 = 0;
-    for c in digits.bytes() {
-        n = n * 10 + i128::from(c - b'0');
-        if n > 1i128 << 63 {
-            return None;
-        }
-    }
-    let n = if neg { -n } else { n };
-    i64::try_from(n).ok()
-}
-
-/// `strconv.ParseFloat(s, 64)`; `None` on a syntax or range error. Go's
-/// `special` takes a sign before `inf`/`infinity` but not before `nan`.
-pub(super) fn parse_float64(s: &str) -> Option<f64> {
-    if let Some(rest) = s.strip_prefix(['+', '-']) {
-        if rest.eq_ignore_ascii_case("nan") {
-            return None;
-        }
-    }
-    gotmpl::strconv::parse_float(s).ok()
-}
-
-/// A Go `float64` as the value the encoder writes: NaN and the infinities
-/// have no JSON form (Go's `json.Marshal` fails on them, and the response
-/// with it); they stand as `null` here.
-pub(super) fn float_json(f: f64) -> Json {
-    serde_json::Number::from_f64(f)
-        .map(Json::Number)
-        .unwrap_or(Json::Null)
 }
 
 /// `parseOlmo3Value`: a string, number, boolean, null, array or object.
@@ -707,62 +661,22 @@ mod tests {
         assert_eq!(parse_olmo3_value("{\":1}"), Err(quote_slice_panic()));
     }
 
-    /// A value as the recorder dumps an `any` inside a Go value: its
-    /// dynamic type and value.
-    fn dump_any(v: &Json) -> Json {
-        let (ty, value) = match v {
-            Json::Null => return Json::Null,
-            Json::Bool(_) => ("bool", v.clone()),
-            Json::Number(n) if n.is_i64() || n.is_u64() => ("int64", v.clone()),
-            Json::Number(_) => ("float64", dump_top(v)),
-            Json::String(_) => ("string", v.clone()),
-            Json::Array(_) => ("[]interface {}", dump_top(v)),
-            Json::Object(_) => ("map[string]interface {}", dump_top(v)),
-        };
-        serde_json::json!({"$type": ty, "value": value})
-    }
-
-    /// A returned `any` as the recorder dumps it: the value itself, its
-    /// elements with their types.
-    fn dump_top(v: &Json) -> Json {
-        match v {
-            Json::Array(a) => Json::Array(a.iter().map(dump_any).collect()),
-            Json::Object(m) => {
-                Json::Object(m.iter().map(|(k, x)| (k.clone(), dump_any(x))).collect())
-            }
-            Json::Number(_) => {
-                serde_json::from_str(&crate::parsers::go_any(v).to_json()).unwrap_or(Json::Null)
-            }
-            x => x.clone(),
-        }
-    }
-
     /// The recorded calls of `parseOlmo3FunctionCalls` and `parseOlmo3Value`
     /// (Ollama's olmo3_test.go), made again.
     #[test]
     fn olmo3_recorded_funcs() {
-        use crate::godecode::{
-            raw_span,
-            Step::{Index, Key},
-        };
-        const TRACES: &str = include_str!("../../tests/golden/parsers-tests.jsonl");
+        use crate::parsers::golden_support::{dump_value, err_of, lines, ret_span};
         let mut n = 0;
-        for line in TRACES.lines().filter(|l| l.contains("\"kind\":\"func\"")) {
-            let t: Json = serde_json::from_str(line).unwrap();
-            if t["file"] != "olmo3_test.go" {
-                continue;
-            }
+        for (line, t) in lines("func", &["olmo3_test.go"]) {
             let arg = t["args"][0].as_str().unwrap();
-            let want_err = t["ret"][1].get("$error").and_then(Json::as_str);
+            let want_err = err_of(&t["ret"][1]);
             match t["func"].as_str().unwrap() {
                 "parseOlmo3FunctionCalls" => {
                     let got = parse_olmo3_function_calls(arg);
                     match (got, want_err) {
-                        (Ok(calls), None) => assert_eq!(
-                            tool_calls_json(&calls),
-                            raw_span(line, &[Key("ret"), Index(0)]).unwrap(),
-                            "{line}"
-                        ),
+                        (Ok(calls), None) => {
+                            assert_eq!(tool_calls_json(&calls), ret_span(line, None, 0), "{line}")
+                        }
                         (Err(Olmo3Fail::Err(e)), Some(w)) => assert_eq!(e, w, "{line}"),
                         (got, _) => panic!("{line}: got {got:?}"),
                     }
@@ -770,7 +684,7 @@ mod tests {
                 "parseOlmo3Value" => {
                     let got = parse_olmo3_value(arg);
                     match (got, want_err) {
-                        (Ok(v), None) => assert_eq!(dump_top(&v), t["ret"][0], "{line}"),
+                        (Ok(v), None) => assert_eq!(dump_value(&v), t["ret"][0], "{line}"),
                         (Err(Olmo3Fail::Err(e)), Some(w)) => assert_eq!(e, w, "{line}"),
                         (got, _) => panic!("{line}: got {got:?}"),
                     }

@@ -295,8 +295,8 @@ impl Qwen35Parser {
 
 #[cfg(test)]
 mod tests {
-    use super::super::qwen3coder::golden;
     use super::*;
+    use crate::parsers::golden_support as golden;
 
     #[test]
     fn recorded_parser_for_name() {

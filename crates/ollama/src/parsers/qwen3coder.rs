@@ -18,12 +18,13 @@
 
 use serde_json::{Map, Value as Json};
 
-use super::qwen3::go_unmarshal_any;
+use super::gojson_decode::{unmarshal_any, Args};
 use super::{
-    overlap, trailing_whitespace_len, trim_left_space, trim_right_space, Added, Constructors,
+    float_json, go_f64_to_i64, overlap, parse_float64, parse_int10, property_types, tool_call,
+    tool_property, trailing_whitespace_len, trim_left_space, trim_right_space, Added, Constructors,
     Parser,
 };
-use crate::api::{Message, Think, Tool, ToolCall, ToolCallFunction};
+use crate::api::{Message, Think, Tool, ToolCall};
 
 /// `toolOpenTag`.
 pub(super) const TOOL_OPEN_TAG: &str = "<tool_call>";
@@ -220,38 +221,23 @@ pub(super) fn parse_tool_call(raw: &str, tools: &[Tool]) -> Result<ToolCall, Str
 
     let mut arguments = Map::new();
     for parameter in function_call.parameters {
-        // Look up the parameter type if we found the tool
-        let mut param_type: Vec<String> = Vec::new();
-        if let Some(props) = matched_tool.and_then(|t| t.function.parameters.properties.as_ref()) {
-            if let Some((_, prop)) = props.iter().find(|(k, _)| *k == parameter.name) {
-                // Handle anyOf by collecting all types from the union
-                if !prop.any_of.is_empty() {
-                    for any_of_prop in &prop.any_of {
-                        param_type.extend(any_of_prop.type_.iter().cloned());
-                    }
-                } else {
-                    param_type = prop.type_.clone();
-                }
-            }
-        }
+        // Look up the parameter type if we found the tool (anyOf: all the
+        // union's types)
+        let param_type = matched_tool
+            .and_then(|t| tool_property(t, &parameter.name))
+            .map(property_types)
+            .unwrap_or_default();
         // An ordered map's Set: a repeated name keeps its first place.
         arguments.insert(parameter.name, parse_value(&parameter.value, &param_type));
     }
 
-    Ok(ToolCall {
-        id: String::new(),
-        function: ToolCallFunction {
-            index: 0,
-            name: function_call.name,
-            arguments: Some(arguments),
-            arguments_null: false,
-        },
-    })
+    Ok(tool_call(function_call.name, Args::of(arguments)))
 }
 
 /// `parseValue`: a raw parameter value converted by its declared types,
 /// after removing one leading and one trailing newline (as the reference
-/// implementation does).
+/// implementation does). glm46.go and laguna.go call it too, glimmer.go
+/// [`parse_typed_tool_value`].
 ///
 /// The result is the Go value as JSON: a Go `int`/`int64` an integer
 /// number, a `float64` a float number, `[]any` an array and
@@ -265,7 +251,7 @@ pub(super) fn parse_value(raw: &str, param_type: &[String]) -> Json {
 /// `parseTypedToolValue`. For union types the most specific type that
 /// parses wins: null (whatever the types), boolean, integer, number,
 /// array, object, string.
-fn parse_typed_tool_value(raw: &str, param_type: &[String]) -> Json {
+pub(super) fn parse_typed_tool_value(raw: &str, param_type: &[String]) -> Json {
     // Null first (case-insensitive), whatever the types. (Go's
     // `strings.ToLower`: only ASCII letters lower to the letters of
     // "null", "true" and "false".)
@@ -310,7 +296,7 @@ fn parse_typed_tool_value(raw: &str, param_type: &[String]) -> Json {
     // number: `strconv.ParseFloat(raw, 64)`; a whole number becomes an
     // integer
     if has("number") {
-        if let Some(f) = parse_float(raw) {
+        if let Some(f) = parse_float64(raw) {
             if f == f.trunc() {
                 return Json::from(go_f64_to_i64(f));
             }
@@ -323,7 +309,7 @@ fn parse_typed_tool_value(raw: &str, param_type: &[String]) -> Json {
 
     // array: `json.Unmarshal` into `[]any` (`null` leaves it nil)
     if has("array") {
-        if let Ok(v @ (Json::Array(_) | Json::Null)) = go_unmarshal_any(raw) {
+        if let Ok(v @ (Json::Array(_) | Json::Null)) = unmarshal_any(raw) {
             return v;
         }
         if only_one {
@@ -333,7 +319,7 @@ fn parse_typed_tool_value(raw: &str, param_type: &[String]) -> Json {
 
     // object: `json.Unmarshal` into `map[string]any` (`null` leaves it nil)
     if has("object") {
-        if let Ok(v @ (Json::Object(_) | Json::Null)) = go_unmarshal_any(raw) {
+        if let Ok(v @ (Json::Object(_) | Json::Null)) = unmarshal_any(raw) {
             return v;
         }
         if only_one {
@@ -344,63 +330,6 @@ fn parse_typed_tool_value(raw: &str, param_type: &[String]) -> Json {
     // string, or no type matched: the reference would try a Python
     // literal; Go purposefully returns the string
     Json::String(raw.to_string())
-}
-
-/// `strconv.ParseInt(s, 10, 64)`: an optional sign and decimal digits only
-/// (no underscores or prefixes with an explicit base); out of range fails.
-fn parse_int10(s: &str) -> Option<i64> {
-    let (neg, digits) = match s.as_bytes().first() {
-        Some(b'+') => (false, &s[1..]),
-        Some(b'-') => (true, &s[1..]),
-        _ => (false, s),
-    };
-    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    let mut n: u64 = 0;
-    for c in digits.bytes() {
-        n = n.checked_mul(10)?.checked_add(u64::from(c - b'0'))?;
-    }
-    if neg {
-        if n > 1u64 << 63 {
-            return None;
-        }
-        Some((n as i64).wrapping_neg())
-    } else {
-        i64::try_from(n).ok()
-    }
-}
-
-/// `strconv.ParseFloat(s, 64)`: decimal and hexadecimal forms with
-/// underscores, `inf`/`infinity` (signed or not) and an unsigned `nan`,
-/// any case; out of range fails.
-fn parse_float(s: &str) -> Option<f64> {
-    // Go's `special` reads a sign only before "inf"/"infinity".
-    if matches!(s.as_bytes().first(), Some(b'+' | b'-')) && s[1..].eq_ignore_ascii_case("nan") {
-        return None;
-    }
-    gotmpl::strconv::parse_float(s).ok()
-}
-
-/// Go's `int64(f)` for a whole float on amd64 (where the recorded runs
-/// were made): exact within range; out of range (and ±Inf) the "integer
-/// indefinite" value, `math.MinInt64`.
-fn go_f64_to_i64(f: f64) -> i64 {
-    // -2^63 <= f < 2^63
-    if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f) {
-        f as i64
-    } else {
-        i64::MIN
-    }
-}
-
-/// A Go `float64` as a JSON value. NaN (`strconv.ParseFloat("nan")`) has
-/// no JSON form: Go's `json.Marshal` fails on it (`json: unsupported
-/// value: NaN`); it is null here.
-fn float_json(f: f64) -> Json {
-    serde_json::Number::from_f64(f)
-        .map(Json::Number)
-        .unwrap_or(Json::Null)
 }
 
 /// `qwenTagRegex` (`<(\w+)=([^>]+)>`, Go's ASCII `\w`): the next match at
@@ -1125,102 +1054,11 @@ pub(crate) fn constructors() -> Constructors {
 
 #[cfg(test)]
 pub(super) mod golden {
-    //! The recorded Go tests' lines that are not plain Parser traces (see
-    //! tools/parser-goldens/FORMAT.md and rec.go beside it): "func" lines
-    //! for the unexported helpers the tests call and "parser_methods"
-    //! lines for parsers driven through unexported methods, with the
-    //! parser's state before and after each call. Shared by the Qwen and
-    //! Cogito parsers' tests.
+    //! The dump of `[]qwenEvent` (`parser_methods` lines of the Qwen
+    //! parsers' tests); the rest of the recorded lines' format is
+    //! [`crate::parsers::golden_support`].
 
-    use serde_json::{json, Value as Json};
-
-    use crate::api::{Message, Think, Tool, ToolCall};
-    use crate::godecode::{raw_span, Step};
     use crate::gojson::J;
-
-    /// parsers-tests.jsonl (empty until recorded).
-    const TRACES: &str = include_str!("../../tests/golden/parsers-tests.jsonl");
-
-    /// The lines of `kind` recorded from one of `files`: (line, value).
-    pub fn lines(kind: &str, files: &[&str]) -> Vec<(&'static str, Json)> {
-        TRACES
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .filter_map(|l| serde_json::from_str::<Json>(l).ok().map(|v| (l, v)))
-            .filter(|(_, v)| {
-                v["kind"] == kind && files.iter().any(|f| v["file"].as_str() == Some(f))
-            })
-            .collect()
-    }
-
-    /// The raw text of `ret[i]` (of call `call`, if given) in a line.
-    pub fn ret_span(line: &str, call: Option<usize>, i: usize) -> String {
-        let mut path = Vec::new();
-        if let Some(c) = call {
-            path.extend([Step::Key("calls"), Step::Index(c)]);
-        }
-        path.extend([Step::Key("ret"), Step::Index(i)]);
-        raw_span(line, &path).unwrap_or("null").to_string()
-    }
-
-    /// Two JSON texts equal as JSON values.
-    pub fn same(a: &str, b: &str) -> bool {
-        let p = |s: &str| serde_json::from_str::<Json>(s).ok();
-        p(a).is_some() && p(a) == p(b)
-    }
-
-    /// `[]api.Tool` (Go's JSON) decoded as a request's tools.
-    pub fn tools(v: &Json) -> Vec<Tool> {
-        init_args(&[v.clone(), Json::Null, Json::Null]).0
-    }
-
-    /// An Init call's arguments (tools, last message, think).
-    pub fn init_args(args: &[Json]) -> (Vec<Tool>, Option<Message>, Option<Think>) {
-        let arg = |i: usize| args.get(i).cloned().unwrap_or(Json::Null);
-        let last = arg(1);
-        let body = json!({
-            "model": "m",
-            "messages": if last.is_null() { json!([]) } else { json!([last]) },
-            "tools": arg(0),
-            "think": arg(2),
-        });
-        let req = crate::api::ChatRequest::decode(&body).expect("recorded arguments decode");
-        let last = (!last.is_null())
-            .then(|| req.messages.into_iter().next())
-            .flatten();
-        (req.tools.unwrap_or_default(), last, req.think)
-    }
-
-    /// A value the recorder dumps at the top (an `any` unwrapped): arrays'
-    /// and maps' elements as `{"$type", "value"}` (a decoded JSON value's
-    /// Go types).
-    pub fn dump_any(v: &Json) -> J {
-        match v {
-            Json::Array(a) => J::Arr(a.iter().map(dump_iface).collect()),
-            Json::Object(m) => {
-                let mut kv: Vec<(String, J)> =
-                    m.iter().map(|(k, x)| (k.clone(), dump_iface(x))).collect();
-                kv.sort_by(|a, b| a.0.cmp(&b.0));
-                J::Obj(kv)
-            }
-            x => super::super::go_any(x),
-        }
-    }
-
-    fn dump_iface(v: &Json) -> J {
-        let ty = match v {
-            Json::Null => return J::Null,
-            Json::Bool(_) => "bool",
-            Json::Number(_) => "float64",
-            Json::String(_) => "string",
-            Json::Array(_) => "[]interface {}",
-            Json::Object(_) => "map[string]interface {}",
-        };
-        J::Obj(vec![
-            ("$type".into(), J::s(ty)),
-            ("value".into(), dump_any(v)),
-        ])
-    }
 
     /// `[]qwenEvent` as dumped (`null` for none).
     pub fn dump_events(events: &[super::QwenEvent]) -> String {
@@ -1251,22 +1089,6 @@ pub(super) mod golden {
         )
         .to_json()
     }
-
-    /// A `(api.ToolCall, error)` result as dumped.
-    pub fn call_result(r: &Result<ToolCall, String>) -> (String, Json) {
-        match r {
-            Ok(c) => (super::super::tool_call_json(c).to_json(), Json::Null),
-            Err(e) => (
-                super::super::tool_call_json(&ToolCall::default()).to_json(),
-                json!({ "$error": e }),
-            ),
-        }
-    }
-
-    /// An error dump's text (`None` for null).
-    pub fn err_of(v: &Json) -> Option<String> {
-        v["$error"].as_str().map(str::to_string)
-    }
 }
 
 #[cfg(test)]
@@ -1278,7 +1100,7 @@ impl Qwen3CoderParser {
             _ => QwenParserState::LookingForToolStart,
         };
         self.acc = v["acc"].as_str().unwrap_or("").to_string();
-        self.tools = golden::tools(&v["tools"]);
+        self.tools = crate::parsers::golden_support::tools(&v["tools"]);
         self.call_index = v["callIndex"].as_i64().unwrap_or(0);
     }
 
@@ -1294,8 +1116,11 @@ impl Qwen3CoderParser {
 
 #[cfg(test)]
 mod tests {
-    use super::golden::{self, call_result, dump_any, dump_events, err_of, ret_span, same};
+    use super::golden::dump_events;
     use super::*;
+    use crate::parsers::golden_support::{
+        self as golden, call_result, dump_value, err_of, ret_span, same,
+    };
     use serde_json::json;
 
     const FILES: &[&str] = &["qwen3coder_test.go"];
@@ -1313,7 +1138,7 @@ mod tests {
                         Json::String(s) => vec![s.clone()],
                         v => serde_json::from_value(v.clone()).unwrap_or_default(),
                     };
-                    let got = dump_any(&parse_value(&arg_str(0), &types)).to_json();
+                    let got = dump_value(&parse_value(&arg_str(0), &types)).to_string();
                     assert!(same(&want, &got), "{at}: want {want}, got {got}");
                 }
                 "transformToXML" => {
@@ -1533,6 +1358,35 @@ mod tests {
         assert_eq!(
             transform_to_xml("<function=a>\n\t\t<parameter=location>\n\t\tSan Francisco & San Jose\n\t\t</parameter>\n\t\t</function>"),
             "<function name=\"a\">\n\t\t<parameter name=\"location\">\n\t\tSan Francisco &amp; San Jose\n\t\t</parameter>\n\t\t</function>"
+        );
+    }
+
+    #[test]
+    fn typed_values() {
+        let t = |raw: &str, ty: &[&str]| {
+            let ty: Vec<String> = ty.iter().map(|s| s.to_string()).collect();
+            crate::parsers::go_any(&parse_typed_tool_value(raw, &ty)).to_json()
+        };
+        assert_eq!(t("NULL", &["string"]), "null");
+        assert_eq!(t("x", &[]), r#""x""#);
+        assert_eq!(t("TRUE", &["boolean"]), "true");
+        assert_eq!(t("yes", &["boolean"]), "false");
+        assert_eq!(t("yes", &["boolean", "string"]), r#""yes""#);
+        assert_eq!(t("12", &["integer"]), "12");
+        assert_eq!(t("1.5", &["integer"]), r#""1.5""#);
+        assert_eq!(t("1.5", &["integer", "number"]), "1.5");
+        assert_eq!(t("2.0", &["number"]), "2");
+        assert_eq!(t("1e300", &["number"]), "-9223372036854775808");
+        assert_eq!(
+            t("[1, {\"b\": 1, \"a\": 2}]", &["array"]),
+            r#"[1,{"a":2,"b":1}]"#
+        );
+        assert_eq!(t("{\"a\": [1]}", &["object"]), r#"{"a":[1]}"#);
+        assert_eq!(t("{\"a\": [1]}", &["array"]), r#""{\"a\": [1]}""#);
+        assert_eq!(t("{\"a\": [1]}", &["array", "object"]), r#"{"a":[1]}"#);
+        assert_eq!(
+            t("9007199254740993", &["array", "object"]),
+            r#""9007199254740993""#
         );
     }
 

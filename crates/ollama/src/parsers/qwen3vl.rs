@@ -4,13 +4,13 @@
 //! JSON `api.ToolCallFunction` objects between `<tool_call>` and
 //! `</tool_call>`.
 
-use super::qwen3::{unmarshal_struct, FieldTy, FieldVal};
+use super::gojson_decode::{unmarshal_struct, FieldTy, FieldVal, GoStruct};
 use super::qwen3coder::{QwenEvent, TOOL_CLOSE_TAG, TOOL_OPEN_TAG};
 use super::{
     cfg_bool, overlap, split_at_tag, trailing_whitespace_len, trim_left_space, Added, Config,
     Constructors, Parser,
 };
-use crate::api::{Message, Think, Tool, ToolCall, ToolCallFunction};
+use crate::api::{Message, Think, Tool, ToolCall};
 
 /// `qwenParserState` with this file's constants (Go shares the integer
 /// type with `Qwen3CoderParser`; the constants are this file's own).
@@ -244,21 +244,22 @@ impl Qwen3VLParser {
     }
 }
 
+/// `api.ToolCallFunction`.
+const TOOL_CALL_FUNCTION: GoStruct = GoStruct {
+    name: "ToolCallFunction",
+    go_type: "api.ToolCallFunction",
+    fields: &[
+        ("index", FieldTy::Int),
+        ("name", FieldTy::Str),
+        ("arguments", FieldTy::Args),
+    ],
+};
+
 /// `parseJSONToolCall`: `json.Unmarshal` of the raw call into an
 /// `api.ToolCallFunction` (its `index` is replaced afterwards); the error
 /// is Go's, unwrapped.
 pub(super) fn parse_json_tool_call(raw: &str, _tools: &[Tool]) -> Result<ToolCall, String> {
-    let fields = unmarshal_struct(
-        raw,
-        "ToolCallFunction",
-        "api.ToolCallFunction",
-        &[
-            ("index", FieldTy::Int),
-            ("name", FieldTy::Str),
-            ("arguments", FieldTy::Args),
-        ],
-    )
-    .map_err(|e| e.text())?;
+    let fields = unmarshal_struct(raw, &TOOL_CALL_FUNCTION).map_err(|e| e.text())?;
     let mut fields = fields.into_iter();
     let index = fields.next().and_then(FieldVal::into_int).unwrap_or(0);
     let name = fields
@@ -270,15 +271,9 @@ pub(super) fn parse_json_tool_call(raw: &str, _tools: &[Tool]) -> Result<ToolCal
         .and_then(FieldVal::into_args)
         .unwrap_or_default();
 
-    Ok(ToolCall {
-        id: String::new(),
-        function: ToolCallFunction {
-            index,
-            name,
-            arguments: arguments.map,
-            arguments_null: arguments.null,
-        },
-    })
+    let mut call = super::tool_call(name, arguments);
+    call.function.index = index;
+    Ok(call)
 }
 
 pub(crate) fn constructors() -> Constructors {
@@ -313,7 +308,7 @@ impl Qwen3VLParser {
             _ => QwenVlState::CollectingThinkingContent,
         };
         self.buffer = v["buffer"].as_str().unwrap_or("").to_string();
-        self.tools = super::qwen3coder::golden::tools(&v["tools"]);
+        self.tools = super::golden_support::tools(&v["tools"]);
         self.call_index = v["callIndex"].as_i64().unwrap_or(0);
         self.has_thinking_support = v["hasThinkingSupport"].as_bool().unwrap_or(false);
     }
@@ -331,10 +326,9 @@ impl Qwen3VLParser {
 
 #[cfg(test)]
 mod tests {
-    use super::super::qwen3coder::golden::{
-        self, call_result, dump_events, err_of, ret_span, same,
-    };
+    use super::super::qwen3coder::golden::dump_events;
     use super::*;
+    use crate::parsers::golden_support::{self as golden, call_result, err_of, ret_span, same};
 
     const FILES: &[&str] = &["qwen3vl_nonthinking_test.go", "qwen3vl_thinking_test.go"];
 

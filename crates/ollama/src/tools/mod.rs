@@ -14,8 +14,9 @@
 
 use serde_json::{Map, Value as Json};
 
-use crate::api::{Tool, ToolCall, ToolCallFunction};
-use crate::parsers::{trim_space, unmarshal_any};
+use crate::api::{Tool, ToolCall};
+use crate::parsers::gojson_decode::{unmarshal_any, Args};
+use crate::parsers::{tool_call, trim_space};
 
 pub mod template;
 
@@ -172,15 +173,8 @@ impl Parser {
 
         // Go ranges over the map here (random order); the text's order is
         // kept (see the module's documentation).
-        let tc = ToolCall {
-            id: String::new(),
-            function: ToolCallFunction {
-                index: self.n,
-                name: tool.function.name.clone(),
-                arguments: Some(args_map),
-                arguments_null: false,
-            },
-        };
+        let mut tc = tool_call(&tool.function.name, Args::of(args_map));
+        tc.function.index = self.n;
 
         self.n += 1;
         self.buffer.drain(..end.min(self.buffer.len()));
@@ -1209,9 +1203,9 @@ mod tests {
 #[cfg(test)]
 mod golden {
     use super::*;
+    use crate::parsers::golden_support::{self, dump_value, parse};
     use serde_json::json;
 
-    const TRACES: &str = include_str!("../../tests/golden/parsers-tests.jsonl");
     const FILES: [&str; 2] = ["tools_test.go", "template_test.go"];
 
     thread_local! {
@@ -1226,11 +1220,7 @@ mod golden {
     }
 
     fn tools_from(v: &Json) -> Vec<Tool> {
-        let body = json!({"model": "m", "messages": [], "tools": v});
-        crate::api::ChatRequest::decode(&body)
-            .ok()
-            .and_then(|r| r.tools)
-            .unwrap_or_default()
+        golden_support::tools(v)
     }
 
     fn parser_from(s: &Json) -> Parser {
@@ -1265,31 +1255,6 @@ mod golden {
             "buffer": s["buffer"].as_str().unwrap_or(""),
             "n": s["n"],
         })
-    }
-
-    fn parse(s: &str) -> Json {
-        serde_json::from_str(s).unwrap_or(Json::Null)
-    }
-
-    /// An `any` as the recorder dumps it: `{"$type", "value"}`.
-    fn dump_any(v: &Json) -> Json {
-        match v {
-            Json::Null => Json::Null,
-            Json::Bool(b) => json!({"$type": "bool", "value": b}),
-            Json::String(s) => json!({"$type": "string", "value": s}),
-            Json::Number(n) => json!({
-                "$type": "float64",
-                "value": parse(&crate::gojson::J::float(n.as_f64().unwrap_or(0.0), 64).to_json()),
-            }),
-            Json::Array(a) => {
-                json!({"$type": "[]interface {}", "value": a.iter().map(dump_any).collect::<Vec<_>>()})
-            }
-            Json::Object(m) => json!({"$type": "map[string]interface {}", "value": dump_map(m)}),
-        }
-    }
-
-    fn dump_map(m: &Map<String, Json>) -> Json {
-        Json::Object(m.iter().map(|(k, v)| (k.clone(), dump_any(v))).collect())
     }
 
     fn calls_of(calls: &[ToolCall]) -> Json {
@@ -1380,7 +1345,10 @@ mod golden {
                         let tool = tools_from(&json!([args[0]])).pop().unwrap_or_default();
                         let (found, i) =
                             find_arguments(&tool, args[1].as_str().unwrap_or("").as_bytes());
-                        json!([found.as_ref().map_or(Json::Null, dump_map), i])
+                        json!([
+                            found.map_or(Json::Null, |m| dump_value(&Json::Object(m))),
+                            i
+                        ])
                     }
                     f => return Err(format!("{test}: no replay for func {f}")),
                 };
@@ -1403,15 +1371,11 @@ mod golden {
         assert_eq!(parse(r#"{"a":1,"b":2}"#), parse(r#"{"b":2,"a":1}"#));
         let mut replayed = 0;
         let mut failures = Vec::new();
-        for line in TRACES.lines().filter(|l| !l.trim().is_empty()) {
-            let Ok(t) = serde_json::from_str::<Json>(line) else {
-                failures.push(format!("not JSON: {line:.80}"));
-                continue;
-            };
+        for (_, t) in golden_support::all() {
             if !FILES.iter().any(|f| t["file"] == *f) || t.get("skip").is_some() {
                 continue;
             }
-            match replay(&t) {
+            match replay(t) {
                 Ok(true) => replayed += 1,
                 Ok(false) => {}
                 Err(e) => failures.push(e),
