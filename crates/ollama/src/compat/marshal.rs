@@ -418,9 +418,11 @@ pub(crate) fn web_search_tool(description: &str, query: &str) -> J {
 }
 
 /// `json.Unmarshal([]byte(s), &args)` into `api.ToolCallFunctionArguments`.
+/// The parsers' port of that call ([`crate::parsers::gojson_decode`]):
+/// jsonparser's key unescaping, numbers beyond float64 Go's error.
 pub(crate) fn arguments_from_text(s: &str) -> Result<Json, GoErr> {
-    let v = crate::godecode::parse(s)?;
-    arguments(&v)
+    let a = crate::parsers::gojson_decode::unmarshal_arguments(s)?;
+    Ok(a.map.map(Json::Object).unwrap_or(Json::Null))
 }
 
 /// `api.ToolCallFunctionArguments.UnmarshalJSON` on a value: an object
