@@ -111,6 +111,12 @@ pub struct Outcome {
     /// Through a compatibility route: the converted request and the fate
     /// of each field.
     pub route: Option<RouteView>,
+    /// What the handler knows when the model answers
+    /// ([`ollama::answer::Setup::to_spec`]): the Generate and Answer panes
+    /// read the model's output with it.
+    pub answer_setup: Option<Value>,
+    /// Why there is no `answer_setup` although there is a prompt.
+    pub answer_error: Option<String>,
 }
 
 impl Outcome {
@@ -369,7 +375,15 @@ pub fn run_with(state: &State, today: &str, gguf: Option<&Gguf>) -> Outcome {
                 .as_ref()
                 .and_then(|c| c.as_ref().ok())
                 .and_then(|t| Some(t.first_difference.as_ref()?.byte? + shift));
+            let (answer_setup, answer_error) =
+                match r.prompt.as_deref().map(|p| case.answer_setup(p)) {
+                    Some(Ok(s)) => (Some(s.to_spec(&case.request)), None),
+                    Some(Err(e)) => (None, Some(e)),
+                    None => (None, None),
+                };
             Outcome {
+                answer_setup,
+                answer_error,
                 prompt: r.prompt,
                 image_count: r.image_count,
                 explain: Some(r.explain),
@@ -430,6 +444,7 @@ mod tests {
                 ..ModelState::default()
             },
             request: request.to_string(),
+            ..State::default()
         }
     }
 
@@ -527,6 +542,7 @@ mod tests {
                 ..ModelState::default()
             },
             request: json!({"model": "m", "prompt": "p", "template": "{{ .Prompt "}).to_string(),
+            ..State::default()
         };
         let err = run(&s, TODAY).error.unwrap();
         assert_eq!(err.position.unwrap().0, TemplateTarget::Request);

@@ -69,6 +69,7 @@ impl Example {
                 date: String::new(),
             },
             request,
+            answer: Default::default(),
         }
     }
 }

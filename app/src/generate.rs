@@ -3,6 +3,7 @@
 //! Ollama's response chunks (`ollama::response`). Leptos-free, tested
 //! natively.
 
+use ollama::answer::Out;
 use ollama::response::{self, Chunk, Metrics};
 use ollama::server::Endpoint;
 use serde_json::{json, Value};
@@ -35,8 +36,9 @@ pub struct Job {
     pub prompt: String,
     /// The renderer's leading BOS string, if any.
     pub leading_bos: Option<String>,
-    /// The generic thinking parser's tags, when the render chose one.
-    pub thinking_tags: Option<(String, String)>,
+    /// What the handler reads the model's output with
+    /// ([`ollama::answer::Setup::to_spec`]; `null`: content only).
+    pub answer: Value,
     /// The request's `options` object.
     pub options: Value,
     /// The request's `truncate` (default true).
@@ -66,7 +68,7 @@ impl Job {
             model: request["model"].as_str().unwrap_or("").to_string(),
             prompt,
             leading_bos,
-            thinking_tags: None,
+            answer: Value::Null,
             options: request.get("options").cloned().unwrap_or(Value::Null),
             truncate: flag("truncate") != Some(false),
             shift: flag("shift") != Some(false),
@@ -88,7 +90,7 @@ impl Job {
             "model": self.model,
             "prompt": self.prompt,
             "leading_bos": self.leading_bos,
-            "thinking_tags": self.thinking_tags,
+            "answer": self.answer,
             "options": self.options,
             "truncate": self.truncate,
             "shift": self.shift,
@@ -112,7 +114,7 @@ impl Job {
             model: s("model").unwrap_or_default(),
             prompt: s("prompt").ok_or("bad job: no prompt")?,
             leading_bos: s("leading_bos"),
-            thinking_tags: serde_json::from_value(v["thinking_tags"].clone()).unwrap_or(None),
+            answer: v["answer"].clone(),
             options: v["options"].clone(),
             truncate: b("truncate"),
             shift: b("shift"),
@@ -123,31 +125,28 @@ impl Job {
     }
 }
 
-/// A streamed chunk with `text` and the `thinking` split out of it.
-pub fn text_chunk(
-    job: &Job,
-    created_at: &str,
-    text: &str,
-    thinking: &str,
-    debug: Option<Value>,
-) -> Value {
+/// A streamed chunk: what the handler sends for one piece.
+pub fn text_chunk(job: &Job, created_at: &str, out: &Out, debug: Option<Value>) -> Value {
     response::chunk(
         job.endpoint,
         &Chunk {
             model: &job.model,
             created_at,
-            content: text,
-            thinking,
+            content: &out.content,
+            thinking: &out.thinking,
+            tool_calls: &out.tool_calls,
             debug,
             ..Chunk::default()
         },
     )
 }
 
-/// The final chunk: `done_reason`, counts and durations (nanoseconds).
+/// The final chunk: what the handler makes of the end (`last`),
+/// `done_reason`, counts and durations (nanoseconds).
 pub fn final_chunk(
     job: &Job,
     created_at: &str,
+    last: &Out,
     done_reason: &str,
     metrics: Metrics,
     context: Option<&[u32]>,
@@ -157,6 +156,9 @@ pub fn final_chunk(
         &Chunk {
             model: &job.model,
             created_at,
+            content: &last.content,
+            thinking: &last.thinking,
+            tool_calls: &last.tool_calls,
             done: Some(done_reason),
             metrics,
             context,
@@ -232,12 +234,22 @@ pub fn route_answer(
         }
     } else if let Some(e) = chunks.iter().find(|c| status(c) != 200) {
         out.push_str(&w.write(500, e));
-    } else if let Some(one) = response::aggregate(conv.endpoint, &chunks) {
+    } else if let Some(one) = response::aggregate(conv.endpoint, has_tools(&conv.request), &chunks)
+    {
         if one["done"] == true {
             out.push_str(&w.write(200, &one));
         }
     }
     Some(out)
+}
+
+/// Whether a native request has tools (the chat answer then keeps every
+/// chunk's tool calls).
+pub fn has_tools(request: &Value) -> bool {
+    request
+        .get("tools")
+        .and_then(Value::as_array)
+        .is_some_and(|t| !t.is_empty())
 }
 
 /// Folds response chunks into a [`Summary`].
@@ -301,7 +313,7 @@ mod tests {
         let req = json!({"model": "smollm2", "options": {"temperature": 0}, "stream": true, "truncate": false});
         let mut job = Job::new(Endpoint::Chat, &req, "P".into(), Some("<s>".into()), true);
         assert!(!job.truncate && job.shift && !job.raw);
-        job.thinking_tags = Some(("<think>".into(), "</think>".into()));
+        job.answer = json!({"endpoint": "chat", "parser": "qwen3", "template": ""});
         assert_eq!(Job::from_json(&job.to_json()).unwrap(), job);
         let raw = Job::new(
             Endpoint::Generate,
@@ -329,6 +341,11 @@ mod tests {
             None,
             false,
         );
+        let out = |content: &str, thinking: &str| Out {
+            content: content.into(),
+            thinking: thinking.into(),
+            ..Out::default()
+        };
         let t = Metrics {
             total_duration: 900_000_000,
             prompt_eval_count: 27,
@@ -338,10 +355,10 @@ mod tests {
             ..Metrics::default()
         };
         let lines = vec![
-            text_chunk(&job, "t", "", "Hmm.", None).to_string(),
-            text_chunk(&job, "t", "The", "", None).to_string(),
-            text_chunk(&job, "t", " capital", "", None).to_string(),
-            final_chunk(&job, "t", "stop", t, None).to_string(),
+            text_chunk(&job, "t", &out("", "Hmm."), None).to_string(),
+            text_chunk(&job, "t", &out("The", ""), None).to_string(),
+            text_chunk(&job, "t", &out(" capital", ""), None).to_string(),
+            final_chunk(&job, "t", &Out::default(), "stop", t, None).to_string(),
         ];
         let s = summarize(&lines);
         assert_eq!(s.text, "The capital");

@@ -1,7 +1,8 @@
 //! Promptscope's app logic, without the browser: the state and its JSON
 //! forms, share links, `curl` parsing, prompt highlighting, error
 //! positions, request edits, the message catalogue, the examples, the
-//! call into the engine and the reading of an Ollama models folder.
+//! call into the engine, the reading of an Ollama models folder and what
+//! Ollama makes of the model's output (the Answer pane).
 //!
 //! Nothing here depends on Leptos or `web-sys`, so `cargo test -p
 //! promptscope-app --lib` runs these modules natively; the UI (`src/ui/`,
@@ -9,6 +10,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod answer;
 pub mod base64url;
 pub mod curl;
 pub mod diff;

@@ -25,6 +25,10 @@
 //! client sends to that route, and the render case form gives the model's
 //! option defaults as `model.parameters` instead (a route's body has no
 //! `options`; the engine puts them under what the route converted).
+//! The Answer pane's input travels as `"output"` (the model's text) or
+//! `"chunks"` (the pieces the runner streamed; in the exact form the JSON
+//! text of the array), so an exported state with one is also a case for
+//! `promptscope parse`; none is written while the pane is empty.
 //! Reading is lenient: a missing key keeps its current value, so a partial
 //! state updates only what it names.
 
@@ -173,6 +177,9 @@ pub struct State {
     pub model: ModelState,
     /// The request body, as JSON text.
     pub request: String,
+    /// The model's output for the Answer pane (a parse case's `"output"`
+    /// or `"chunks"`).
+    pub answer: crate::answer::Input,
 }
 
 /// How [`State::to_json`] writes JSON-valued fields.
@@ -323,6 +330,9 @@ impl State {
         if let Some(text) = get_json_text(obj, "request") {
             self.request = text;
         }
+        if let Some(answer) = crate::answer::Input::from_case(obj)? {
+            self.answer = answer;
+        }
         Ok(())
     }
 
@@ -394,6 +404,9 @@ impl State {
             }
         }
         out.insert("request".into(), request);
+        if let Some((key, value)) = self.answer.case_entry(form == Form::Exact) {
+            out.insert(key.into(), value);
+        }
         Value::Object(out)
     }
 
@@ -433,6 +446,10 @@ mod tests {
                 date: "2025-02-03".into(),
             },
             request: "{\n  \"model\": \"demo\",\n  \"prompt\": \"x\"\n".into(),
+            answer: crate::answer::Input {
+                mode: crate::answer::Mode::Chunks,
+                text: "[\"<think>\", \"hm\"".into(),
+            },
         }
     }
 
@@ -459,6 +476,32 @@ mod tests {
             "{\n  \"model\": \"demo\",\n  \"prompt\": \"x\"\n}"
         );
         assert_eq!(back.model.template, s.model.template);
+        // with the Answer pane's pieces it is a parse case too
+        s.answer.text = "[\"<think>\", \"hm\"]".into();
+        let v = s.to_json(Form::RenderCase);
+        assert_eq!(
+            ollama::answer::pieces_of(&v).unwrap(),
+            vec!["<think>".to_string(), "hm".to_string()]
+        );
+        assert_eq!(
+            State::from_json(&v).unwrap().answer.text,
+            "[\n  \"<think>\",\n  \"hm\"\n]"
+        );
+        s.answer = crate::answer::Input {
+            mode: crate::answer::Mode::Output,
+            text: "Hi".into(),
+        };
+        let v = s.to_json(Form::RenderCase);
+        assert_eq!(v["output"], "Hi");
+        assert!(v.get("chunks").is_none());
+        assert_eq!(State::from_json(&v).unwrap().answer, s.answer);
+        // an empty pane writes nothing, and a state without it keeps the pane's
+        s.answer = crate::answer::Input::default();
+        let v = s.to_json(Form::Exact);
+        assert!(v.get("output").is_none() && v.get("chunks").is_none());
+        let mut t = sample();
+        t.merge_json(&json!({"request": {}})).unwrap();
+        assert_eq!(t.answer, sample().answer);
     }
 
     #[test]

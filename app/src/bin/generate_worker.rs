@@ -7,8 +7,9 @@
 //! (a [`promptscope_app::generate::Job`] as JSON), `{type: "stop"}`.
 //! Messages out: `{type: "ready"}` (first; the page sends nothing before
 //! it), `{type: "progress", done, total}`, `{type: "loaded",
-//! ms, arch}`, `{type: "chunk", json}` (one NDJSON line), `{type: "done"}`,
-//! `{type: "error", message}`.
+//! ms, arch}`, `{type: "piece", text}` (the model's raw text for one step,
+//! before Ollama's parsers), `{type: "chunk", json}` (one NDJSON line),
+//! `{type: "done"}`, `{type: "error", message}`.
 
 #[cfg(target_arch = "wasm32")]
 mod common;
@@ -151,6 +152,7 @@ mod worker {
             emit(&generate::final_chunk(
                 &job,
                 &created_at(),
+                &Default::default(),
                 "length",
                 m,
                 None,
@@ -172,13 +174,36 @@ mod worker {
             serde_json::json!({"rendered_template": job.prompt, "options": options.to_json(), "seed": g.seed(),
                                "prompt_tokens": tokens.ids.len()})
         });
-        // the generic thinking parser, when the render chose one
-        let mut shaper =
-            ollama::response::Shaper::new(job.endpoint, job.thinking_tags.as_ref(), &job.prompt);
+        // what the handler makes of the pieces: the model's parser, the
+        // generic thinking parser, the TEMPLATE's tool parser
+        let setup =
+            match ollama::answer::Setup::from_spec(&job.answer, ollama::date::Date::today_utc()) {
+                Ok(s) => s,
+                Err(e) => return error(&format!("bad job: {e}")),
+            };
+        let mut handler = ollama::answer::Handler::new(
+            &setup,
+            ollama::answer::tool_call_ids(u64::from(seed) ^ (js_sys::Date::now() as u64)),
+        );
+        {
+            let st = state.borrow();
+            if let Some(l) = &st.loaded {
+                let ids: Vec<u32> = handler
+                    .preserved_tokens()
+                    .iter()
+                    .filter_map(|t| match l.vocab.tokenize(t, false, true) {
+                        Ok(ids) if ids.len() == 1 => Some(ids[0]),
+                        _ => None,
+                    })
+                    .collect();
+                g.preserve_tokens(&ids);
+            }
+        }
+        let mut repeats = ollama::answer::RepeatGuard::default();
         let reason = loop {
             if state.borrow().stop {
                 // a stop from the user ends the answer as a stop string would
-                break "stop";
+                break Some("stop");
             }
             let step = {
                 let mut st = state.borrow_mut();
@@ -190,20 +215,34 @@ mod worker {
             match step {
                 Ok(Step::Text(t)) if t.is_empty() => {}
                 Ok(Step::Text(t)) => {
-                    if let Some((thinking, content)) = shaper.piece(&t) {
-                        emit(&generate::text_chunk(
+                    // the raw piece, before Ollama's parsers (the Answer pane)
+                    post(&[("type", "piece".into()), ("text", t.as_str().into())]);
+                    if repeats.aborts(&t) {
+                        // llama_server.go aborts; no final response follows
+                        break None;
+                    }
+                    match handler.piece(&t, false) {
+                        Ok(Some(out)) => emit(&generate::text_chunk(
                             &job,
                             &created_at(),
-                            &content,
-                            &thinking,
+                            &out,
                             debug.take(),
-                        ))
+                        )),
+                        Ok(None) => {}
+                        Err(e) => return error(&e),
                     }
                 }
-                Ok(Step::Done(r)) => break r.as_str(),
+                Ok(Step::Done(r)) => break Some(r.as_str()),
                 Err(e) => return error(&e.to_string()),
             }
             yield_now().await;
+        };
+        let Some(reason) = reason else {
+            return;
+        };
+        let last = match handler.piece("", true) {
+            Ok(o) => o.unwrap_or_default(),
+            Err(e) => return error(&e),
         };
         let context = {
             let st = state.borrow();
@@ -221,6 +260,7 @@ mod worker {
         emit(&generate::final_chunk(
             &job,
             &created_at(),
+            &last,
             reason,
             m,
             context.as_deref(),

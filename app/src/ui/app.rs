@@ -1,8 +1,11 @@
-//! The page shell: header, examples, toolbar, the four panes, footer; or
+//! The page shell: header, examples, toolbar, the panes, footer; or
 //! the compact embedded layout.
 
 use leptos::prelude::*;
 
+use promptscope_app::state::State;
+
+use crate::ui::answer_pane::AnswerPane;
 use crate::ui::browser;
 use crate::ui::compare_pane::ComparePane;
 use crate::ui::embed_bridge;
@@ -23,10 +26,25 @@ pub fn App() -> impl IntoView {
     let store = Store::new();
     provide_context(store);
 
-    // Every edit schedules a render (at most one per frame).
+    // Every edit schedules a render (at most one per frame); the Answer
+    // pane's input does not change the prompt, so its edits are only saved.
+    let rendered_part = Memo::new(move |_| {
+        store.state.with(|s| State {
+            answer: Default::default(),
+            ..s.clone()
+        })
+    });
+    // (read, not only tracked: a memo subscribes to its sources when it runs)
     Effect::new(move |_| {
-        store.state.track();
+        rendered_part.with(|_| ());
         store.schedule_render();
+    });
+    let answer_input = store.slice(|s| s.answer.clone());
+    Effect::new(move |first: Option<()>| {
+        answer_input.with(|_| ());
+        if first.is_some() {
+            store.save_state();
+        }
     });
     Effect::new(move |_| {
         let lang = store.lang.get();
@@ -79,6 +97,7 @@ pub fn App() -> impl IntoView {
                 <ExplainPane />
                 <ComparePane />
                 <GeneratePane />
+                <AnswerPane />
             </div>
         </main>
         <footer class="site-footer">

@@ -20,6 +20,7 @@ use promptscope_app::errpos::Pos;
 use promptscope_app::examples;
 use promptscope_app::jobs::Answer;
 
+use crate::ui::answer_pane::AnswerPane;
 use crate::ui::app::App;
 use crate::ui::code_editor::CodeEditor;
 use crate::ui::compare_pane::ComparePane;
@@ -444,6 +445,60 @@ async fn the_app_renders_as_you_type() {
             && text(&find("#model-pane .gutter mark.err-line-no")) == "2"
     })
     .await;
+}
+
+#[wasm_bindgen_test]
+async fn answer_pane_parses_the_output_and_takes_the_generated_pieces() {
+    let store = mount(|| view! { <AnswerPane /> });
+    let mut state = examples::by_id("chatml").unwrap().state();
+    state.model.template = "{{ range .Messages }}{{ .Role }}: {{ if .Thinking }}<think>{{ .Thinking }}</think>{{ end }}{{ .Content }}\n{{ end }}assistant: ".into();
+    state.request =
+        r#"{"model": "m", "think": true, "messages": [{"role": "user", "content": "hi"}]}"#.into();
+    let out = engine::run(&state, TODAY);
+    assert!(out.answer_setup.is_some());
+    store.state.set(state);
+    store.apply_answer(Answer {
+        outcome: out,
+        tokens: None,
+    });
+    eventually("the empty note", || exists("[data-testid=\"answer-note\"]")).await;
+    assert!(by_test_id("answer-take").has_attribute("disabled"));
+    type_into(&by_test_id("answer-input"), "<think>Hm.</think>Hello");
+    eventually("the thinking", || {
+        exists("[data-testid=\"answer-thinking\"]") && text(&by_test_id("answer-thinking")) == "Hm."
+    })
+    .await;
+    assert_eq!(text(&by_test_id("answer-content")), "Hello");
+    assert_eq!(text(&by_test_id("answer-kind")), "thinking");
+    assert_eq!(
+        store.state.with_untracked(|s| s.answer.text.clone()),
+        "<think>Hm.</think>Hello"
+    );
+    // the Generate pane's pieces, taken as they came
+    store
+        .generated_pieces
+        .set(vec!["<think>".into(), "A".into(), "</think>B".into()]);
+    eventually("the take button", || {
+        !by_test_id("answer-take").has_attribute("disabled")
+    })
+    .await;
+    click(&by_test_id("answer-take"));
+    eventually("the pieces", || {
+        exists("[data-testid=\"answer-thinking\"]") && text(&by_test_id("answer-thinking")) == "A"
+    })
+    .await;
+    assert_eq!(
+        by_test_id("answer-mode-chunks")
+            .get_attribute("aria-pressed")
+            .as_deref(),
+        Some("true")
+    );
+    let typed = by_test_id("answer-input")
+        .dyn_into::<web_sys::HtmlTextAreaElement>()
+        .unwrap()
+        .value();
+    assert_eq!(typed, "[\n  \"<think>\",\n  \"A\",\n  \"</think>B\"\n]");
+    assert_eq!(text(&by_test_id("answer-content")), "B");
 }
 
 #[wasm_bindgen_test]

@@ -7,6 +7,7 @@
 use leptos::prelude::*;
 use serde_json::{json, Value};
 
+use promptscope_app::answer;
 use promptscope_app::embed::message;
 
 use crate::ui::browser;
@@ -37,10 +38,10 @@ pub fn install(store: Store) {
                     reply(
                         &origin,
                         &id,
-                        None,
-                        Some(format!("invalid state: {e}")),
-                        "",
-                        None,
+                        Reply {
+                            error: Some(format!("invalid state: {e}")),
+                            ..Reply::default()
+                        },
                     );
                     return;
                 }
@@ -64,6 +65,9 @@ pub fn install(store: Store) {
         if pending.is_empty() {
             return;
         }
+        let (input, endpoint) = store
+            .state
+            .with_untracked(|s| (s.answer.clone(), s.endpoint.server()));
         store.outcome.with_untracked(|o| {
             let error = o
                 .error
@@ -71,14 +75,19 @@ pub fn install(store: Store) {
                 .map(|e| e.message.clone())
                 .or_else(|| o.input_error.as_ref().map(|e| e.message.clone()));
             let route = route_json(o);
+            // with the model's output: what Ollama answers for it
+            let answer = answer::embed_json(&answer::view(o, endpoint, &input, &browser::today()));
             for (origin, id) in &pending {
                 reply(
                     origin,
                     id,
-                    o.prompt.clone(),
-                    error.clone(),
-                    o.source(),
-                    route.clone(),
+                    Reply {
+                        prompt: o.prompt.clone(),
+                        error: error.clone(),
+                        source: o.source(),
+                        route: route.clone(),
+                        answer: answer.clone(),
+                    },
                 );
             }
         });
@@ -108,25 +117,31 @@ fn route_json(o: &promptscope_app::engine::Outcome) -> Option<Value> {
     }))
 }
 
-fn reply(
-    origin: &str,
-    id: &Value,
+/// What a `promptscope:rendered` reply carries.
+#[derive(Default)]
+struct Reply<'a> {
     prompt: Option<String>,
     error: Option<String>,
-    source: &str,
+    source: &'a str,
     route: Option<Value>,
-) {
+    answer: Option<Value>,
+}
+
+fn reply(origin: &str, id: &Value, r: Reply) {
     let Some(parent) = browser::parent() else {
         return;
     };
     let mut msg = json!({
         "type": message::RENDERED,
-        "prompt": prompt,
-        "error": error,
-        "source": source,
+        "prompt": r.prompt,
+        "error": r.error,
+        "source": r.source,
     });
-    if let Some(r) = route {
-        msg["route"] = r;
+    if let Some(route) = r.route {
+        msg["route"] = route;
+    }
+    if let Some(a) = r.answer {
+        msg["answer"] = a;
     }
     if !id.is_null() {
         msg["id"] = id.clone();

@@ -1,7 +1,8 @@
 //! The Generate pane: runs the model of the chosen GGUF in a Web Worker
 //! (`generate-worker`, loaded only when asked) and streams Ollama's response
 //! chunks: progress while the weights load, the text as it comes, tokens
-//! per second, a stop button and the NDJSON the worker produced.
+//! per second, a stop button and the NDJSON the worker produced. The raw
+//! pieces the model wrote go to the store, for the Answer pane.
 
 use gloo_events::EventListener;
 use leptos::prelude::*;
@@ -104,6 +105,11 @@ pub fn GeneratePane() -> impl IntoView {
                         post(&w, &[("type", "generate".into()), ("json", job.into())]);
                     }
                 }
+                Some("piece") => {
+                    if let Some(t) = get("text").as_string() {
+                        store.generated_pieces.update(|p| p.push(t));
+                    }
+                }
                 Some("chunk") => {
                     if let Some(line) = get("json").as_string() {
                         lines.update(|l| l.push(line));
@@ -171,13 +177,11 @@ pub fn GeneratePane() -> impl IntoView {
             leading_bos,
             debug.get_untracked(),
         );
-        job.thinking_tags = outcome
-            .explain
-            .as_ref()
-            .and_then(|e| e.thinking_tags.clone());
+        job.answer = outcome.answer_setup.clone().unwrap_or_default();
         let job = job.to_json();
         let Some(w) = spawn() else { return };
         lines.set(Vec::new());
+        store.generated_pieces.set(Vec::new());
         if loaded_name.get_value().as_deref() == Some(file.name().as_str()) {
             phase.set(Phase::Running);
             post(&w, &[("type", "generate".into()), ("json", job.into())]);

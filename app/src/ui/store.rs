@@ -122,6 +122,9 @@ pub struct Store {
     pub compare_answers: RwSignal<Option<Vec<Answer>>>,
     /// The engine worker, while a GGUF is loaded.
     pub engine: StoredValue<Option<engine_client::Shared>, LocalStorage>,
+    /// The raw pieces of the Generate pane's last generation, as the model
+    /// produced them (before Ollama's parsers): the Answer pane takes them.
+    pub generated_pieces: RwSignal<Vec<String>>,
     pending: StoredValue<bool>,
 }
 
@@ -184,6 +187,7 @@ impl Store {
             counting: RwSignal::new(false),
             compare_answers: RwSignal::new(None),
             engine: StoredValue::new_local(None),
+            generated_pieces: RwSignal::new(Vec::new()),
             pending: StoredValue::new(false),
         }
     }
@@ -264,10 +268,7 @@ impl Store {
         browser::mark("promptscope:frame-start");
         browser::mark("promptscope:render-start");
         let today = browser::today();
-        if !self.embedded() {
-            self.state
-                .with_untracked(|s| browser::save(STATE_KEY, &s.to_json_string(Form::Exact)));
-        }
+        self.save_state();
         // with a GGUF, the engine worker renders (it holds the vocabulary;
         // the token list only while the token view is open)
         let tokens = self.show_tokens.get_untracked();
@@ -286,6 +287,14 @@ impl Store {
             outcome: out,
             tokens: None,
         });
+    }
+
+    /// Remembers the state for the next visit (not when embedded).
+    pub fn save_state(&self) {
+        if !self.embedded() {
+            self.state
+                .with_untracked(|s| browser::save(STATE_KEY, &s.to_json_string(Form::Exact)));
+        }
     }
 
     /// Shows a render (from this thread or the engine worker).

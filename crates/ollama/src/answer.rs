@@ -131,10 +131,14 @@ impl Handler {
                         // no tools or last message for generate endpoint
                         p.init(&[], None, setup.init_think.as_ref());
                     }
-                    why.push(format!(
-                        "The model's PARSER is {:?}: Ollama's built-in {0} parser reads the answer.",
-                        setup.parser
-                    ));
+                    why.push(if setup.parser == "harmony" {
+                        "Ollama reads this model's answer with its harmony parser (gpt-oss: PARSER harmony, or the gpt-oss family with harmony tags in its template).".to_string()
+                    } else {
+                        format!(
+                            "The model's PARSER is {:?}: Ollama's built-in {0} parser reads the answer.",
+                            setup.parser
+                        )
+                    });
                 }
                 None => why.push(format!(
                     "The model's PARSER {:?} is not a parser Ollama knows, so none runs.",
