@@ -185,19 +185,8 @@ mod worker {
             &setup,
             ollama::answer::tool_call_ids(u64::from(seed) ^ (js_sys::Date::now() as u64)),
         );
-        {
-            let st = state.borrow();
-            if let Some(l) = &st.loaded {
-                let ids: Vec<u32> = handler
-                    .preserved_tokens()
-                    .iter()
-                    .filter_map(|t| match l.vocab.tokenize(t, false, true) {
-                        Ok(ids) if ids.len() == 1 => Some(ids[0]),
-                        _ => None,
-                    })
-                    .collect();
-                g.preserve_tokens(&ids);
-            }
+        if let Some(l) = &state.borrow().loaded {
+            g.preserve_tokens(&l.vocab, &handler.preserved_tokens());
         }
         let mut repeats = ollama::answer::RepeatGuard::default();
         let reason = loop {

@@ -223,7 +223,7 @@ pub fn run(
             &setup,
             ollama::answer::tool_call_ids(u64::from(seed) ^ clock()),
         );
-        g.preserve_tokens(&preserved_token_ids(&gguf.vocab, &handler));
+        g.preserve_tokens(&gguf.vocab, &handler.preserved_tokens());
         let mut repeats = ollama::answer::RepeatGuard::default();
         let reason = loop {
             match g.step(&mut model, &gguf.vocab, &clock) {
@@ -298,21 +298,6 @@ pub fn run(
         }
     }
     Ok(())
-}
-
-/// The token ids llama-server renders as text although they are special
-/// (`preserved_tokens`: the parser's grammar tokens and the tool tag's
-/// leading special token, llm/llama_server.go), each kept only when it is
-/// one token, as llama-server keeps it.
-fn preserved_token_ids(vocab: &tokenizer::Vocab, handler: &ollama::answer::Handler) -> Vec<u32> {
-    handler
-        .preserved_tokens()
-        .iter()
-        .filter_map(|t| match vocab.tokenize(t, false, true) {
-            Ok(ids) if ids.len() == 1 => Some(ids[0]),
-            _ => None,
-        })
-        .collect()
 }
 
 /// The prompt's token count as the runner evaluates it (after its own

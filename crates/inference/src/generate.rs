@@ -257,9 +257,16 @@ impl Generation {
     }
 
     /// Special tokens to render as text, as llama-server does for a
-    /// request's `preserved_tokens` (the parser's grammar tokens).
-    pub fn preserve_tokens(&mut self, ids: &[u32]) {
-        self.preserved = ids.to_vec();
+    /// request's `preserved_tokens` (the parser's grammar tokens): each
+    /// string is kept only when it tokenizes to exactly one token.
+    pub fn preserve_tokens(&mut self, vocab: &Vocab, tokens: &[String]) {
+        self.preserved = tokens
+            .iter()
+            .filter_map(|t| match vocab.tokenize(t, false, true) {
+                Ok(ids) if ids.len() == 1 => Some(ids[0]),
+                _ => None,
+            })
+            .collect();
     }
 
     /// Why it ended, once it has.

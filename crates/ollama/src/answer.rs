@@ -14,7 +14,7 @@
 
 use crate::api::{Message, Think, Tool, ToolCall};
 use crate::gojson::J;
-use crate::parsers::{self, Parser};
+use crate::parsers::{self, trim_left_space as trim_start, trim_space as trim, Parser};
 use crate::server::Endpoint;
 use crate::template::Template;
 
@@ -356,15 +356,6 @@ impl Handler {
         }
         Ok(Some(res))
     }
-}
-
-/// `strings.TrimSpace`.
-fn trim(s: &str) -> &str {
-    s.trim_matches(gotmpl::unicode::is_space)
-}
-
-fn trim_start(s: &str) -> &str {
-    s.trim_start_matches(gotmpl::unicode::is_space)
 }
 
 /// The whole answer to a run of pieces.

@@ -75,6 +75,16 @@ fn opt_str(m: &serde_json::Map<String, Json>, key: &str) -> Result<Option<String
 impl RenderCase {
     /// Decodes a case. Errors say which field is wrong.
     pub fn from_json(v: &Json) -> Result<RenderCase, String> {
+        RenderCase::from_json_converted(v, None)
+    }
+
+    /// [`RenderCase::from_json`] for a route case whose body the caller has
+    /// already converted (a server converts first, to answer the route's
+    /// errors): the conversion is not done again.
+    pub fn from_json_converted(
+        v: &Json,
+        mut converted: Option<Result<compat::Converted, compat::Refused>>,
+    ) -> Result<RenderCase, String> {
         let obj = v.as_object().ok_or("a render case must be a JSON object")?;
         let name = obj.get("endpoint").and_then(Json::as_str).unwrap_or("chat");
         let route = Route::from_name(name);
@@ -128,7 +138,9 @@ impl RenderCase {
             ),
         };
         let route = route.map(|route| {
-            let converted = compat::convert_with(route, &request, env);
+            let converted = converted
+                .take()
+                .unwrap_or_else(|| compat::convert_with(route, &request, env));
             let body = std::mem::take(&mut request);
             if let Ok(c) = &converted {
                 request = c.request.clone();

@@ -81,48 +81,11 @@ pub struct Chunk<'a> {
     pub debug: Option<Json>,
 }
 
-/// Tool calls as chunk JSON: Go's field order, nested objects with their
-/// keys sorted (Go maps), numbers as the parser made them.
+/// Tool calls as chunk JSON: what [`crate::parsers::tool_calls_json`]
+/// writes (Go's field order, nested objects with their keys sorted, lone
+/// bytes as U+FFFD), read back as a value.
 pub fn tool_calls_value(calls: &[crate::api::ToolCall]) -> Json {
-    fn sorted(v: &Json) -> Json {
-        match v {
-            Json::Object(m) => {
-                let mut kv: Vec<_> = m.iter().collect();
-                kv.sort_by(|a, b| a.0.cmp(b.0));
-                Json::Object(
-                    kv.into_iter()
-                        .map(|(k, x)| (k.clone(), sorted(x)))
-                        .collect(),
-                )
-            }
-            Json::Array(a) => Json::Array(a.iter().map(sorted).collect()),
-            x => x.clone(),
-        }
-    }
-    Json::Array(
-        calls
-            .iter()
-            .map(|c| {
-                let mut o = Map::new();
-                if !c.id.is_empty() {
-                    o.insert("id".into(), c.id.clone().into());
-                }
-                let args = match &c.function.arguments {
-                    Some(m) => {
-                        Json::Object(m.iter().map(|(k, x)| (k.clone(), sorted(x))).collect())
-                    }
-                    None if c.function.arguments_null => Json::Null,
-                    None => Json::Object(Map::new()),
-                };
-                let mut f = Map::new();
-                f.insert("index".into(), c.function.index.into());
-                f.insert("name".into(), c.function.name.clone().into());
-                f.insert("arguments".into(), args);
-                o.insert("function".into(), Json::Object(f));
-                Json::Object(o)
-            })
-            .collect(),
-    )
+    serde_json::from_str(&crate::parsers::tool_calls_json(calls)).unwrap_or(Json::Null)
 }
 
 /// The JSON of a response chunk for `endpoint`.

@@ -3,6 +3,8 @@
 //! into `thinking` and content at the tags `thinking.InferTags` finds in
 //! the template ([`crate::template::Template::infer_tags`]).
 
+use crate::parsers::{overlap, trim_left_space};
+
 /// `thinkingState`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum State {
@@ -26,20 +28,6 @@ pub struct Parser {
     opening: String,
     closing: String,
     acc: String,
-}
-
-/// `strings.TrimLeftFunc(s, unicode.IsSpace)`.
-fn trim_left_space(s: &str) -> &str {
-    s.trim_start_matches(gotmpl::unicode::is_space)
-}
-
-/// Longest overlap between a suffix of `s` and a prefix of `delim`, in bytes.
-fn overlap(s: &str, delim: &str) -> usize {
-    let max = delim.len().min(s.len());
-    (1..=max)
-        .rev()
-        .find(|&i| s.as_bytes().ends_with(&delim.as_bytes()[..i]))
-        .unwrap_or(0)
 }
 
 impl Parser {

@@ -531,8 +531,8 @@ fn work(
         )),
         None => None,
     };
-    let mut rc =
-        ollama::case::RenderCase::from_json(&case).map_err(|e| fail_body(route, 500, &e, true))?;
+    let mut rc = ollama::case::RenderCase::from_json_converted(&case, converted.clone().map(Ok))
+        .map_err(|e| fail_body(route, 500, &e, true))?;
     if let Some((_, g)) = &gguf {
         g.apply(&mut rc);
     }

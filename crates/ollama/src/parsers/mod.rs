@@ -136,7 +136,6 @@ pub fn for_go_type(ty: &str, config: &Map<String, Json>) -> Option<Box<dyn Parse
 }
 
 /// A bool configuration field of a Go struct literal (absent = `false`).
-#[allow(dead_code)]
 pub(crate) fn cfg_bool(config: &Config, field: &str) -> bool {
     config.get(field).and_then(Json::as_bool).unwrap_or(false)
 }
@@ -184,7 +183,6 @@ pub(crate) fn trim_left_space(s: &str) -> &str {
 }
 
 /// `strings.TrimSpace(s)`.
-#[allow(dead_code)]
 pub(crate) fn trim_space(s: &str) -> &str {
     trim_left_space(trim_right_space(s))
 }
@@ -193,7 +191,6 @@ pub(crate) fn trim_space(s: &str) -> &str {
 /// trimmed) and after it (leading space trimmed when `trim_after`); the
 /// buffer keeps what is after. Without the tag the buffer empties and the
 /// whole text comes back as "before".
-#[allow(dead_code)]
 pub(crate) fn split_at_tag(sb: &mut String, tag: &str, trim_after: bool) -> (String, String) {
     let Some(i) = sb.find(tag) else {
         return (std::mem::take(sb), String::new());
@@ -210,7 +207,6 @@ pub(crate) fn split_at_tag(sb: &mut String, tag: &str, trim_after: bool) -> (Str
 
 /// `overlap(s, delim)`: the longest suffix of `s` that is a prefix of
 /// `delim`, in bytes.
-#[allow(dead_code)]
 pub(crate) fn overlap(s: &str, delim: &str) -> usize {
     let max = delim.len().min(s.len());
     (1..=max)
@@ -221,7 +217,6 @@ pub(crate) fn overlap(s: &str, delim: &str) -> usize {
 
 /// `trailingWhitespaceLen(s)`: the length in bytes of trailing white space
 /// (Go's `unicode.IsSpace`).
-#[allow(dead_code)]
 pub(crate) fn trailing_whitespace_len(s: &str) -> usize {
     s.len() - trim_right_space(s).len()
 }
