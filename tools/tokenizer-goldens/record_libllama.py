@@ -19,7 +19,9 @@ Strings: every input of llama.cpp's own test-tokenizer-0 files
 (models/*.inp), hand-made edge cases for UGM's normalization (whitespace
 runs, the precompiled charsmap's full-width forms, ligatures, compatibility
 characters, emoji, unknown characters, special tokens, invalid UTF-8 given
-as ``text_hex``) and record.py's generated strings. Each string is recorded
+as ``text_hex``) and record.py's generated strings; with ``--rich
+TOKENIZE_JSONL`` then every distinct text of the corpus' tokenize.jsonl and
+the EMBED strings (what embedding models are fed). Each string is recorded
 with all four (add_special, parse_special) flags.
 
 Usage (from the repository root):
@@ -73,6 +75,63 @@ EDGE = [
     # user-defined, unused, unknown-typed and byte tokens of ugm-synth-a
     "x@@user@@y", "@@use", "@@user@@@@user@@", "ab abc cab", "hello ell bell", "Hello World ▁Hello", " ▁custom",
     "<unused0>zzq xq", "A\nB", "ＡＢ ａｂ", "ab\u3000ab", "  @@user@@  ",
+]
+
+# With --rich: what embedding models are fed (queries and passages in many
+# languages, their instruction prefixes), accents that BERT-style
+# normalizers strip, CJK and its punctuation, punctuation runs, emoji,
+# whitespace runs, long words, and text that looks like a special token.
+EMBED = [
+    # embedding prefixes and sentences
+    "search_query: What is TSNE?", "search_document: TSNE is a dimensionality reduction algorithm",
+    "query: how much protein should a female eat", "passage: As a general guideline, the CDC's average requirement",
+    "Represent this sentence for searching relevant passages: Who wrote Hamlet?",
+    "The cat sat on the mat.", "the cat sat on the mat", "THE CAT SAT ON THE MAT", "The Cat Sat On The Mat",
+    "Paris is the capital of France.", "Berlin ist die Hauptstadt von Deutschland.",
+    "Madrid es la capital de España.", "Roma è la capitale d'Italia.", "Lisboa é a capital de Portugal.",
+    "Warszawa jest stolicą Polski.", "Ankara Türkiye'nin başkentidir.", "Hà Nội là thủ đô của Việt Nam.",
+    "Москва — столица России.", "Київ — столиця України.", "Αθήνα είναι η πρωτεύουσα της Ελλάδας.",
+    "القاهرة هي عاصمة مصر.", "ירושלים היא בירת ישראל.", "تهران پایتخت ایران است.",
+    "नई दिल्ली भारत की राजधानी है।", "ঢাকা বাংলাদেশের রাজধানী।", "சென்னை தமிழ்நாட்டின் தலைநகரம்.",
+    "กรุงเทพมหานครเป็นเมืองหลวงของประเทศไทย", "ភ្នំពេញជារាជធានីនៃប្រទេសកម្ពុជា",
+    "နေပြည်တော်သည် မြန်မာနိုင်ငံ၏ မြို့တော်ဖြစ်သည်။",
+    "Երևանը Հայաստանի մայրաքաղաքն է։", "თბილისი საქართველოს დედაქალაქია.", "አዲስ አበባ የኢትዮጵያ ዋና ከተማ ናት።",
+    "Nairobi ni mji mkuu wa Kenya.", "Reykjavík er höfuðborg Íslands.", "Helsinki on Suomen pääkaupunki.",
+    "Budapest Magyarország fővárosa.", "Praha je hlavní město České republiky.", "București este capitala României.",
+    "北京是中国的首都。", "東京は日本の首都です。", "서울은 대한민국의 수도입니다.", "台北是臺灣的首都。",
+    "Xin chào, tôi tên là Nguyễn Văn Anh.", "Jakarta adalah ibu kota Indonesia.",
+    "Kuala Lumpur ialah ibu negara Malaysia.",
+    # accents and case (lowercasing, accent stripping, NFD)
+    "Café", "CAFÉ", "café", "cafe\u0301", "ÉCOLE", "École élémentaire", "naïve façade", "Ångström", "Ærø Øresund",
+    "Đà Nẵng", "Łódź Żółć", "Crème brûlée à la française", "Über Größe", "ĲSSELMEER ĳs", "Ǆemal ǅ ǆ",
+    "ΆΈΉΊΌΎΏ άέήίόύώ", "ŞİŞLİ şişli", "Ñandú ñ", "Ça va?", "İ i\u0307 I ı", "ẞ ß", "Ḿ ḿ Ṁ", "ǖǘǚǜ",
+    "a\u0308\u0301\u0323",
+    # CJK and its punctuation
+    "你好，世界！", "「こんにちは」と言った。", "『吾輩は猫である』", "【重要】お知らせ", "一、二、三。", "价格：１００元",
+    "𠀀𠀁𠀂 𪚥", "豈更車賈", "ｈｔｔｐ：／／ｅｘａｍｐｌｅ．ｃｏｍ", "中文English混合text测试", "日本語とEnglishの混在",
+    "한국어English혼합", "漢字かなカナ", "〜～・ー", "㊗️㊙️", "（括弧）［角括弧］｛波括弧｝",
+    # punctuation
+    "Hello,world!", "a.b.c", "...", "?!?!", "«quote» „Anführung“ “smart” ‘single’", "—dash– -hyphen- ‐‑‒",
+    "¿Qué? ¡Hola!", "#hashtag @mention", "email@example.com", "C++ & C# | F#", "$100.00 €50,00 £3 ¥1000",
+    "50% 3/4 1,000,000", "(a)[b]{c}<d>", "a--b---c", "x__y__z", "'''\"\"\"", "¶§†‡•", "..,,;;::!!", "~!@#$%^&*()_+",
+    "https://www.example.com/path/to/page?query=value&x=1#frag", "C:\\Users\\name\\file.txt", "1.2.3.4:8080",
+    # emoji
+    "I love it ❤️", "👍👍👍", "👨‍👩‍👧‍👦 family", "🏳️‍🌈 🏳️‍⚧️", "👋🏻👋🏼👋🏽👋🏾👋🏿", "☺︎ ☺️", "#️⃣*️⃣", "🧑‍🚀🚀🌕",
+    "🫠🫡🫶", "😂😂😂 lol", "©®™",
+    # whitespace runs
+    "a  b", "a   b", "a\t\tb", "a\n\n\nb", " " * 10, "\t" * 5, "\n" * 5, " \n " * 4, "x" + " " * 50 + "y",
+    "\u3000" * 3, "\u00a0\u00a0x", "a\r\nb\r\nc", "  leading and trailing  ", "\n\nparagraph one\n\nparagraph two\n",
+    # long words
+    "pneumonoultramicroscopicsilicovolcanoconiosis", "Donaudampfschifffahrtsgesellschaftskapitän",
+    "antidisestablishmentarianism", "Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch",
+    "supercalifragilisticexpialidocious" * 3, "x" * 99, "y" * 100, "z" * 101, "ab" * 150, "é" * 120,
+    "中" * 120, "1" * 120, "HelloWorldThisIsCamelCaseText", "snake_case_identifier_name", "kebab-case-word-here",
+    # special-token-looking text
+    "[CLS]", "[SEP]", "[MASK]", "[UNK]", "[PAD]", "[cls]", "[ CLS ]", "[CLS][SEP]", "[CLS] hello [SEP]",
+    "[CLS]hello[SEP]world[SEP]", "the [MASK] sat", "the[MASK]sat", "[MASK][MASK]", "[UNK]nown", "[CLS",
+    "CLS]", "<S>", "< s >", "<s", "s>", "<mask>ed", "the <mask> sat", "<pad><pad>", "</s><s>",
+    "<s>search_query: hi</s>", "##ing", "##", "un##able", "<0x41>", "<extra_id_0>", "<|endoftext|>x", "<unused0>",
+    "[unused1]", "\u2581hello \u2581\u2581", "<|im_start|>user", "<｜begin▁of▁sentence｜>",
 ]
 
 EDGE_BYTES = [b"\xff", b"a\xc3", b"\xe2\x82", b"abc\x80def", b"\xf0\x9f\x98", b"\xc0\xaf", b"\xed\xa0\x80x",
@@ -166,6 +225,8 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--seed", type=int, default=20240517)
     ap.add_argument("--generated", type=int, default=60)
+    ap.add_argument("--rich", metavar="TOKENIZE_JSONL",
+                    help="also record every distinct text of this tokenize.jsonl, then the EMBED strings")
     args = ap.parse_args()
 
     lib = Lib(args.llama_cpp)
@@ -173,6 +234,15 @@ def main():
     texts += [("edge", t.encode("utf-8")) for t in EDGE]
     texts += [("bytes", b) for b in EDGE_BYTES]
     texts += [("gen", t.encode("utf-8")) for t in generated(args.seed, args.generated)]
+    if args.rich:
+        corpus = []
+        with open(args.rich, encoding="utf-8") as f:
+            for line in f:
+                t = json.loads(line)["text"]
+                if t not in corpus:
+                    corpus.append(t)
+        texts += [("corpus", t.encode("utf-8")) for t in corpus]
+        texts += [("embed", t.encode("utf-8")) for t in EMBED]
     os.makedirs(args.out, exist_ok=True)
     for spec in args.vocab:
         name, path = spec.split("=", 1)

@@ -4,7 +4,8 @@
 //! `tests/corpus/tokenizer/llama-vocab/`): each input, tokenized with
 //! `add_special = false` and `parse_special = false` as the test does,
 //! must give the recorded ids. The GGUF of a test is the corpus file of the
-//! same vocabulary where the corpus already holds it.
+//! same vocabulary where the corpus already holds it; the larger ones are
+//! stored gzip-compressed (`.gguf.gz`, inflated to the sdist's bytes).
 
 mod common;
 
@@ -106,4 +107,17 @@ fn byte_pair_vocabularies() {
 fn llama_bpe_and_qwen2_on_the_corpus_files() {
     run("llama-bpe", common::corpus_dir().join("llama3.gguf"));
     run("qwen2", common::corpus_dir().join("qwen3.gguf"));
+}
+
+/// The three larger BPE vocabularies, stored as `.gguf.gz`: Command R's own
+/// pre-tokenizer, DeepSeek LLM's, and Qwen 3.5's (the Qwen 2 vocabulary
+/// with `tokenizer.ggml.pre = "qwen35"`).
+#[test]
+fn compressed_byte_pair_vocabularies() {
+    for name in ["command-r", "deepseek-llm", "qwen35"] {
+        run(
+            name,
+            common::corpus_dir().join(format!("llama-vocab/ggml-vocab-{name}.gguf.gz")),
+        );
+    }
 }

@@ -1,5 +1,5 @@
 //! The Unigram (UGM, `tokenizer.ggml.model = "t5"`) tokenizer against
-//! llama.cpp itself: `tests/golden/<vocab>.jsonl`, recorded by
+//! llama.cpp itself: `tests/golden/<vocab>.jsonl` (or `.jsonl.gz`), recorded by
 //! `tools/tokenizer-goldens/record_libllama.py` from the libllama of
 //! llama.cpp 0c1e57098, holds for every string (llama.cpp's
 //! test-tokenizer-0 inputs, hand-made normalization and whitespace edge
@@ -12,90 +12,18 @@ mod common;
 
 use tokenizer::VocabType;
 
-fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
-}
-
-fn hexes(v: &serde_json::Value) -> Vec<Vec<u8>> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|p| unhex(p.as_str().unwrap()))
-        .collect()
-}
-
 fn check(golden: &str, gguf: &str) {
     let vocab = common::load_path(&common::corpus_dir().join(gguf));
     assert_eq!(vocab.vocab_type(), VocabType::Ugm);
-    let path = common::manifest_dir().join("tests/golden").join(golden);
-    let text = std::fs::read_to_string(&path).unwrap();
-    let (mut n, mut failures) = (0, Vec::new());
-    for line in text.lines() {
-        let g: serde_json::Value = serde_json::from_str(line).unwrap();
-        n += 1;
-        let id = g["id"].as_str().unwrap();
-        let input = match (g.get("text"), g.get("text_hex")) {
-            (Some(t), _) => t.as_str().unwrap().as_bytes().to_vec(),
-            (_, Some(h)) => unhex(h.as_str().unwrap()),
-            _ => panic!("{id}: no text"),
-        };
-        let add = g["add_special"].as_bool().unwrap();
-        let parse = g["parse_special"].as_bool().unwrap();
-        let want: Vec<u32> = g["ids"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x.as_u64().unwrap() as u32)
-            .collect();
-        let ids = vocab.tokenize_bytes(&input, add, parse).unwrap();
-        if ids != want {
-            failures.push(format!("{id}: ids {ids:?}, llama.cpp {want:?}"));
-            continue;
-        }
-        let want_detok = match (g.get("detok"), g.get("detok_hex")) {
-            (Some(s), _) => s.as_str().unwrap().as_bytes().to_vec(),
-            (_, Some(h)) => unhex(h.as_str().unwrap()),
-            _ => panic!("{id}: no detok"),
-        };
-        let mut bad = Vec::new();
-        if vocab.detokenize(&ids, false, true) != want_detok {
-            bad.push("detok 01".to_string());
-        }
-        for (k, v) in g["detok_variants"].as_object().unwrap() {
-            let (r, u) = (k.as_bytes()[0] == b'1', k.as_bytes()[1] == b'1');
-            if vocab.detokenize(&ids, r, u) != unhex(v.as_str().unwrap()) {
-                bad.push(format!("detok {k}"));
-            }
-        }
-        for (key, special) in [("pieces", true), ("pieces_plain", false)] {
-            for (t, p) in ids.iter().zip(hexes(&g[key])) {
-                if vocab.token_to_piece(*t, 0, special).unwrap() != p {
-                    bad.push(format!("{key} of {t}"));
-                }
-            }
-        }
-        if !bad.is_empty() {
-            failures.push(format!("{id}: {}", bad.join(", ")));
-        }
-    }
-    for f in failures.iter().take(30) {
-        println!("{f}");
-    }
-    assert!(
-        failures.is_empty(),
-        "{golden}: {} of {n} golden lines differ",
-        failures.len()
-    );
-    eprintln!("{golden}: {n} golden lines equal");
+    common::check_libllama_golden(golden, &vocab);
 }
 
+/// nomic-embed-text-v2-moe's vocabulary, over the rich input set
+/// (`--rich`: also the corpus strings and the embedding-model strings).
 #[test]
 fn nomic_bert_moe_matches_llama_cpp() {
     check(
-        "nomic-bert-moe.jsonl",
+        "nomic-bert-moe.jsonl.gz",
         "llama-vocab/ggml-vocab-nomic-bert-moe.gguf",
     );
 }
@@ -268,12 +196,12 @@ fn pieces_of_every_token_type() {
     for &(id, special, plain) in want {
         assert_eq!(
             v.token_to_piece(id, 0, true).unwrap(),
-            unhex(special),
+            common::unhex(special),
             "{id}"
         );
         assert_eq!(
             v.token_to_piece(id, 0, false).unwrap(),
-            unhex(plain),
+            common::unhex(plain),
             "{id}"
         );
     }

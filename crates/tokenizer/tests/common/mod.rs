@@ -24,12 +24,124 @@ pub fn smollm2() -> PathBuf {
     testkit::smollm2()
 }
 
-/// Loads a vocabulary from a GGUF path, reading only the metadata.
+/// Loads a vocabulary from a GGUF path, reading only the metadata. A path
+/// ending in `.gz` is a gzip-compressed GGUF, inflated in memory.
 pub fn load_path(path: &Path) -> Vocab {
-    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let gguf = gguf_meta::parse(gguf_meta::SeekSource::new(file))
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let gguf = if path.extension().is_some_and(|e| e == "gz") {
+        let bytes = read_gz(path);
+        gguf_meta::parse(gguf_meta::SeekSource::new(std::io::Cursor::new(bytes)))
+    } else {
+        let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        gguf_meta::parse(gguf_meta::SeekSource::new(file))
+    }
+    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     Vocab::from_gguf(&gguf).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The inflated bytes of a gzip file.
+pub fn read_gz(path: &Path) -> Vec<u8> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(file)
+        .read_to_end(&mut out)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    out
+}
+
+/// A text file, inflated first when its name ends in `.gz`.
+pub fn read_text(path: &Path) -> String {
+    if path.extension().is_some_and(|e| e == "gz") {
+        String::from_utf8(read_gz(path)).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    } else {
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+}
+
+/// The bytes of a hex string.
+pub fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+fn hexes(v: &serde_json::Value) -> Vec<Vec<u8>> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|p| unhex(p.as_str().unwrap()))
+        .collect()
+}
+
+/// Checks `vocab` against a golden of `tools/tokenizer-goldens/record_libllama.py`
+/// (`tests/golden/<golden>`, plain or `.gz`): for every line the ids of
+/// `llama_tokenize` with its (add_special, parse_special), `llama_detokenize`
+/// for every (remove_special, unparse_special) and each
+/// `llama_token_to_piece` with special on and off. Returns the number of
+/// lines; panics listing the first differences.
+pub fn check_libllama_golden(golden: &str, vocab: &Vocab) -> usize {
+    let path = manifest_dir().join("tests/golden").join(golden);
+    let text = read_text(&path);
+    let (mut n, mut failures) = (0, Vec::new());
+    for line in text.lines() {
+        let g: serde_json::Value = serde_json::from_str(line).unwrap();
+        n += 1;
+        let id = g["id"].as_str().unwrap();
+        let input = match (g.get("text"), g.get("text_hex")) {
+            (Some(t), _) => t.as_str().unwrap().as_bytes().to_vec(),
+            (_, Some(h)) => unhex(h.as_str().unwrap()),
+            _ => panic!("{id}: no text"),
+        };
+        let add = g["add_special"].as_bool().unwrap();
+        let parse = g["parse_special"].as_bool().unwrap();
+        let want: Vec<u32> = g["ids"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap() as u32)
+            .collect();
+        let ids = vocab.tokenize_bytes(&input, add, parse).unwrap();
+        if ids != want {
+            failures.push(format!("{id}: ids {ids:?}, llama.cpp {want:?}"));
+            continue;
+        }
+        let want_detok = match (g.get("detok"), g.get("detok_hex")) {
+            (Some(s), _) => s.as_str().unwrap().as_bytes().to_vec(),
+            (_, Some(h)) => unhex(h.as_str().unwrap()),
+            _ => panic!("{id}: no detok"),
+        };
+        let mut bad = Vec::new();
+        if vocab.detokenize(&ids, false, true) != want_detok {
+            bad.push("detok 01".to_string());
+        }
+        for (k, v) in g["detok_variants"].as_object().unwrap() {
+            let (r, u) = (k.as_bytes()[0] == b'1', k.as_bytes()[1] == b'1');
+            if vocab.detokenize(&ids, r, u) != unhex(v.as_str().unwrap()) {
+                bad.push(format!("detok {k}"));
+            }
+        }
+        for (key, special) in [("pieces", true), ("pieces_plain", false)] {
+            for (t, p) in ids.iter().zip(hexes(&g[key])) {
+                if vocab.token_to_piece(*t, 0, special).unwrap() != p {
+                    bad.push(format!("{key} of {t}"));
+                }
+            }
+        }
+        if !bad.is_empty() {
+            failures.push(format!("{id}: {}", bad.join(", ")));
+        }
+    }
+    for f in failures.iter().take(30) {
+        println!("{f}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{golden}: {} of {n} golden lines differ",
+        failures.len()
+    );
+    eprintln!("{golden}: {n} golden lines equal");
+    n
 }
 
 /// The vocabulary a corpus line names (`"smollm2"`, from the model cache,
