@@ -43,9 +43,10 @@ fn native_truncation_keeps_what_ollama_keeps() {
         let (code, out, err) = run(&["render", "--json"], &c["case"].to_string());
         let got: Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{id}: {err}"));
         if let Some(e) = c["expect"].get("error") {
-            // llama.cpp's own Jinja errors are issue 13's: here, only that
-            // the request fails too.
+            // llama.cpp's own Jinja refusing the trial: Ollama's error is
+            // llama-server's error body.
             assert_eq!(code, 1, "{id}: llama.cpp failed ({e}), we rendered");
+            assert_eq!(&got["error"], e, "{id}: error");
             errors += 1;
             continue;
         }

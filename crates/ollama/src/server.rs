@@ -997,8 +997,13 @@ fn native(
         now: crate::native::NativeTime::from_date(settings.date),
     };
     ex.branch = "native".into();
+    // llama-server's answer as Ollama passes it on: its status, and its
+    // error body as the message.
+    let native_fail =
+        |e: crate::native::NativeError, ex: &Explain| fail(e.status, e.server_body(), ex);
+    let srv = crate::native::NativeServer::new(&input).map_err(|e| native_fail(e, ex))?;
     if think.is_none() {
-        let default = crate::native::template_supports_thinking(input.chat_template, input.now);
+        let default = srv.thinking_default();
         ex.think_rule = format!(
             "unset: llama-server's default applies (thinking {})",
             if default {
@@ -1016,12 +1021,9 @@ fn native(
     if let (Some(tok), Some(num_ctx)) = (settings.tokenizer, truncate) {
         if num_ctx > 0 && msgs.len() > 1 {
             let (start, counts) = truncation_start(msgs, num_ctx, |_, trial| {
-                let part = crate::native::NativeInput {
-                    messages: trial,
-                    ..input.clone()
-                };
-                let text = crate::native::render_native(&part)
-                    .map_err(|e| fail(500, e.to_string(), ex))?;
+                let text = srv
+                    .render(trial, input.tools, think)
+                    .map_err(|e| native_fail(e, ex))?;
                 let mut n = tok.count(&text).map_err(|e| fail(500, e, ex))?;
                 if m.has_projector {
                     n += trial.iter().map(|t| 768 * t.images.len()).sum::<usize>();
@@ -1039,19 +1041,15 @@ fn native(
     }
     let mut kept = kept_system(msgs, first);
     kept.extend_from_slice(&msgs[first..]);
-    let prompt = crate::native::render_native(&crate::native::NativeInput {
-        messages: &kept,
-        ..input.clone()
-    })
-    .map_err(|e| fail(500, e.to_string(), ex))?;
+    let prompt = srv
+        .render(&kept, input.tools, think)
+        .map_err(|e| native_fail(e, ex))?;
     if let Some(tok) = settings.tokenizer {
         let mut suffix = vec![0i64; msgs.len() + 1];
         for i in (0..msgs.len()).rev() {
-            let part = crate::native::NativeInput {
-                messages: &msgs[i..],
-                ..input.clone()
-            };
-            let text = crate::native::render_native(&part).unwrap_or_default();
+            let text = srv
+                .render(&msgs[i..], input.tools, think)
+                .unwrap_or_default();
             suffix[i] = tok.count(&text).map_err(|e| fail(500, e, ex))? as i64;
         }
         ex.message_tokens = (0..msgs.len()).map(|i| suffix[i] - suffix[i + 1]).collect();

@@ -233,9 +233,11 @@ fn native_images_of_every_trial_message_cost_768_with_a_projector() {
     // count it): 2+2+2+3+1 + 2 images. Start 2: 2+2+3+1 + 1 image.
     assert_eq!(t.counts, vec![(0, 10 + 1536), (1, 10 + 1536), (2, 8 + 768)]);
     assert_eq!(t.first_kept, 2);
+    // The kept system message's image reaches the template as
+    // llama-server's media marker, joined to the text without a newline.
     assert_eq!(
         r.prompt.unwrap(),
-        "[system] sys\n[assistant] ok\n[user] and now\n[assistant]"
+        "[system] sys<__media__>\n[assistant] ok\n[user] and now\n[assistant]"
     );
     // _debug_info's image_count is countChatImages of the untruncated messages.
     assert_eq!(r.image_count, 2);

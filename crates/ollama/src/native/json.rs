@@ -1,4 +1,4 @@
-//! JSON on both sides of the native path.
+//! The JSON Ollama writes into the native body.
 //!
 //! - [`go_args`]: the tool-call arguments string Ollama sends to
 //!   llama-server, `json.Marshal` of `api.ToolCallFunctionArguments`:
@@ -7,13 +7,7 @@
 //!   HTML characters escaped.
 //! - [`tools_json`]: the tool list as Ollama serialises it (struct field
 //!   order, `omitempty`), which llama.cpp parses back with key order kept.
-//! - [`to_json`]: llama.cpp's `tojson` (`value_to_json`): Python-style
-//!   separators (`", "` / `": "`, or `","` with an indent), non-ASCII kept,
-//!   key order kept, floats printed like C++ `ostream << double`
-//!   (`%g`, six significant digits), undefined and `none` as `null`.
 
-use minijinja::value::ValueKind;
-use minijinja::Value;
 use serde_json::{Map, Value as Json};
 
 use crate::api::{OrderedArgs, Tool, ToolProperty};
@@ -207,189 +201,9 @@ pub(crate) fn tools_json(tools: &[Tool]) -> Json {
     Json::Array(out)
 }
 
-// ---------------------------------------------------------------------------
-// llama.cpp's tojson
-
-/// Separators and indent for [`to_json`].
-pub(crate) struct JsonStyle {
-    pub indent: Option<usize>,
-    pub item_sep: String,
-    pub key_sep: String,
-}
-
-impl JsonStyle {
-    /// `tojson` defaults for an indent (or none).
-    pub fn new(indent: Option<usize>) -> JsonStyle {
-        JsonStyle {
-            indent,
-            item_sep: if indent.is_some() { "," } else { ", " }.into(),
-            key_sep: ": ".into(),
-        }
-    }
-}
-
-/// C++ `ostream << double`: `%g` with six significant digits.
-pub(crate) fn cpp_double(f: f64) -> String {
-    if f.is_nan() {
-        return if f.is_sign_negative() { "-nan" } else { "nan" }.into();
-    }
-    if f.is_infinite() {
-        return if f < 0.0 { "-inf" } else { "inf" }.into();
-    }
-    if f == 0.0 {
-        return if f.is_sign_negative() { "-0" } else { "0" }.into();
-    }
-    let sci = format!("{:.5e}", f);
-    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    fn strip(s: &str) -> &str {
-        if s.contains('.') {
-            s.trim_end_matches('0').trim_end_matches('.')
-        } else {
-            s
-        }
-    }
-    if !(-4..6).contains(&exp) {
-        let sign = if exp < 0 { '-' } else { '+' };
-        format!("{}e{}{:02}", strip(mant), sign, exp.abs())
-    } else {
-        let fixed = format!("{:.*}", (5 - exp) as usize, f);
-        strip(&fixed).to_string()
-    }
-}
-
-fn json_string(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
-/// The string a key of a mapping becomes.
-pub(crate) fn key_string(k: &Value) -> String {
-    match k.as_str() {
-        Some(s) => s.to_string(),
-        None => k.to_string(),
-    }
-}
-
-fn number(out: &mut String, v: &Value) {
-    if v.is_integer() {
-        out.push_str(&v.to_string());
-    } else {
-        match f64::try_from(v.clone()) {
-            Ok(f) => out.push_str(&cpp_double(f)),
-            Err(_) => out.push_str(&v.to_string()),
-        }
-    }
-}
-
-/// Serialises a template value (`value_to_json`). Fails only when the
-/// nesting is absurdly deep.
-pub(crate) fn to_json(v: &Value, style: &JsonStyle) -> Result<String, String> {
-    let mut out = String::new();
-    write_value(&mut out, v, 0, style)?;
-    Ok(out)
-}
-
-fn write_value(out: &mut String, v: &Value, level: usize, st: &JsonStyle) -> Result<(), String> {
-    if level > 512 {
-        return Err("tojson: value nested too deeply".into());
-    }
-    let pad = |out: &mut String, lvl: usize| {
-        if let Some(n) = st.indent {
-            if n > 0 {
-                out.push_str(&" ".repeat(lvl * n));
-            }
-        }
-    };
-    let newline = |out: &mut String| {
-        if st.indent.is_some() {
-            out.push('\n');
-        }
-    };
-    match v.kind() {
-        ValueKind::Undefined | ValueKind::None => out.push_str("null"),
-        ValueKind::Bool => out.push_str(if v.is_true() { "true" } else { "false" }),
-        ValueKind::Number => number(out, v),
-        ValueKind::String => json_string(out, v.as_str().unwrap_or_default()),
-        ValueKind::Seq | ValueKind::Iterable => {
-            let items: Vec<Value> = match v.try_iter() {
-                Ok(it) => it.collect(),
-                Err(_) => Vec::new(),
-            };
-            out.push('[');
-            if !items.is_empty() {
-                newline(out);
-                let n = items.len();
-                for (i, item) in items.iter().enumerate() {
-                    pad(out, level + 1);
-                    write_value(out, item, level + 1, st)?;
-                    if i + 1 < n {
-                        out.push_str(&st.item_sep);
-                    }
-                    newline(out);
-                }
-                pad(out, level);
-            }
-            out.push(']');
-        }
-        ValueKind::Map => {
-            let keys: Vec<Value> = match v.try_iter() {
-                Ok(it) => it.collect(),
-                Err(_) => Vec::new(),
-            };
-            out.push('{');
-            if !keys.is_empty() {
-                newline(out);
-                let n = keys.len();
-                for (i, k) in keys.iter().enumerate() {
-                    pad(out, level + 1);
-                    json_string(out, &key_string(k));
-                    out.push_str(&st.key_sep);
-                    let item = v.get_item(k).unwrap_or(Value::UNDEFINED);
-                    write_value(out, &item, level + 1, st)?;
-                    if i + 1 < n {
-                        out.push_str(&st.item_sep);
-                    }
-                    newline(out);
-                }
-                pad(out, level);
-            }
-            out.push('}');
-        }
-        _ => out.push_str("null"),
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use minijinja::value::Serde;
-
-    #[test]
-    fn cpp_doubles() {
-        assert_eq!(cpp_double(18.5), "18.5");
-        assert_eq!(cpp_double(100.0), "100");
-        assert_eq!(cpp_double(0.0001), "0.0001");
-        assert_eq!(cpp_double(0.00001), "1e-05");
-        assert_eq!(cpp_double(1234567.0), "1.23457e+06");
-        assert_eq!(cpp_double(1.234567891), "1.23457");
-        assert_eq!(cpp_double(-2.5), "-2.5");
-        assert_eq!(cpp_double(1e21), "1e+21");
-    }
 
     #[test]
     fn go_arguments() {
@@ -400,18 +214,5 @@ mod tests {
             r#"{"b":1,"a":{"y":"\u003cx\u003e","z":1.5},"c":[1e+21]}"#
         );
         assert_eq!(go_args(&None), "{}");
-    }
-
-    #[test]
-    fn tojson_styles() {
-        let v = Value::from(Serde(serde_json::json!({"a": [1, "é\n"], "b": {}})));
-        assert_eq!(
-            to_json(&v, &JsonStyle::new(None)).unwrap(),
-            "{\"a\": [1, \"é\\n\"], \"b\": {}}"
-        );
-        assert_eq!(
-            to_json(&v, &JsonStyle::new(Some(2))).unwrap(),
-            "{\n  \"a\": [\n    1,\n    \"é\\n\"\n  ],\n  \"b\": {}\n}"
-        );
     }
 }

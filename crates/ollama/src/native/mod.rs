@@ -2,41 +2,23 @@
 //! `tokenizer.chat_template` (Jinja) when Ollama has no Go template or
 //! renderer for the model (SPEC §5.1).
 //!
-//! The pipeline, as in llama.cpp's `common_chat_templates_apply_jinja`
-//! and `common_chat_template_direct_apply`:
-//!
-//! 1. The template is patched ([`engine::patch_source`]) and parsed with
-//!    llama.cpp's whitespace rules.
-//! 2. Capability probes ([`probe::caps`]) decide whether a leading system
-//!    message is merged into the next one and whether tool-call arguments
-//!    reach the template as JSON strings or parsed objects.
-//! 3. The messages Ollama sends are rebuilt as llama.cpp builds them and
-//!    the workarounds applied ([`convert::messages`]).
-//! 4. The globals: `messages`, `bos_token`, `eos_token`, `enable_thinking`,
-//!    `tools` (only when there is at least one), `datetime`,
-//!    `date_string`, the `chat_template_kwargs` Ollama derives from
-//!    `think` (`enable_thinking`, and `reasoning_effort` for a level), and
-//!    `add_generation_prompt: true`.
-//! 5. A leading `bos_token` / trailing `eos_token` is removed when the
-//!    vocabulary adds it itself.
-//!
-//! A conversation that ends with an assistant message is rendered the way
-//! llama-server prefills: without that message, then its content appended.
+//! Ollama builds a chat body (`llamaServerChatRequest` in
+//! llm/llama_server.go: the messages as `llamaServerChatMessage` writes
+//! them, the tools, `chat_template_kwargs` from `think`, `response_format`
+//! from `format`) and llama-server turns it into the prompt. The body is
+//! built here ([`body`]); what llama-server does with it is the
+//! `llamachat` crate, on llama.cpp's own Jinja engine (the `jinja` crate).
 
-mod convert;
-mod engine;
+mod body;
 mod json;
-mod probe;
-mod thinking;
 mod time;
 
 use std::fmt;
 
-use minijinja::value::Serde;
-use minijinja::Value;
 use serde_json::Value as Json;
 
 use crate::api;
+pub use body::body;
 pub use time::NativeTime;
 
 /// What native rendering needs.
@@ -62,120 +44,142 @@ pub struct NativeInput<'a> {
     pub now: NativeTime,
 }
 
-/// Why native rendering failed.
+/// Why native rendering failed: llama-server's answer, as Ollama passes
+/// it on (the status and the error body llama-server wrote).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NativeError {
-    /// The template called `raise_exception(msg)`.
-    Raised(String),
-    /// The template could not be parsed or rendered, or the request could
-    /// not be turned into template input; the text says where.
-    Template(String),
+pub struct NativeError {
+    /// llama-server's HTTP status (400 for `std::invalid_argument`, 500
+    /// for any other exception).
+    pub status: u16,
+    /// llama-server's `e.what()`.
+    pub message: String,
+    /// Where llama-server failed: `load` when it could not load the
+    /// template at all (the model fails to load), `request` otherwise.
+    pub stage: &'static str,
+}
+
+impl NativeError {
+    fn request(e: llamachat::Error) -> NativeError {
+        NativeError {
+            status: e.status(),
+            message: e.message,
+            stage: "request",
+        }
+    }
+
+    fn load(e: llamachat::Error) -> NativeError {
+        NativeError {
+            status: 500,
+            message: e.message,
+            stage: "load",
+        }
+    }
+
+    /// The error body llama-server answers with
+    /// (`{"error":{"code":...,"message":...,"type":...}}`).
+    pub fn server_body(&self) -> String {
+        let kind = if self.status == 400 {
+            llamachat::ErrorKind::InvalidArgument
+        } else {
+            llamachat::ErrorKind::Runtime
+        };
+        llamachat::server::error_body(&llamachat::Error {
+            kind,
+            message: self.message.clone(),
+        })
+    }
 }
 
 impl fmt::Display for NativeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NativeError::Raised(m) => write!(f, "Jinja Exception: {m}"),
-            NativeError::Template(m) => f.write_str(m),
-        }
+        f.write_str(&self.message)
     }
 }
 
 impl std::error::Error for NativeError {}
 
-impl From<engine::Failure> for NativeError {
-    fn from(f: engine::Failure) -> NativeError {
-        match f {
-            engine::Failure::Raised(m) => NativeError::Raised(m),
-            engine::Failure::Template(m) => NativeError::Template(m),
-        }
+/// llama-server with the model's template loaded: parsed once, its
+/// capabilities probed and its thinking default decided, for every
+/// render of one request.
+pub struct NativeServer {
+    params: llamachat::server::ServerChatParams,
+    now: i64,
+}
+
+impl NativeServer {
+    /// Loads the template as llama-server does at start.
+    pub fn new(input: &NativeInput) -> Result<NativeServer, NativeError> {
+        let now = input.now.unix();
+        let tmpls = llamachat::ChatTemplates::init(
+            input.chat_template,
+            input.bos_token,
+            input.eos_token,
+            input.add_bos,
+            input.add_eos,
+        )
+        .map_err(NativeError::load)?;
+        let mut params =
+            llamachat::server::ServerChatParams::new(tmpls, now).map_err(NativeError::load)?;
+        // Ollama checks for vision and audio before the runner sees media.
+        params.allow_image = true;
+        params.allow_audio = true;
+        Ok(NativeServer { params, now })
+    }
+
+    /// llama-server's `enable_thinking` when the request leaves `think`
+    /// unset.
+    pub fn thinking_default(&self) -> bool {
+        self.params.enable_thinking
+    }
+
+    /// Which llama.cpp path builds the prompt (a dedicated handler or the
+    /// autoparser) for a plain conversation.
+    pub fn handler(&self) -> &'static str {
+        let body = serde_json::json!({"messages": [{"role": "user", "content": "test"}]});
+        llamachat::server::chat_params_parse(&body, &self.params, self.now)
+            .map(|p| p.handler)
+            .unwrap_or("")
+    }
+
+    /// The prompt of Ollama's body for these messages.
+    pub fn render(
+        &self,
+        messages: &[api::Message],
+        tools: Option<&[api::Tool]>,
+        think: Option<&api::Think>,
+    ) -> Result<String, NativeError> {
+        let body = body(messages, tools, think, None);
+        self.render_body(&body)
+    }
+
+    /// The prompt of a chat body as llama-server's `/apply-template`
+    /// gives it.
+    pub fn render_body(&self, body: &Json) -> Result<String, NativeError> {
+        llamachat::server::apply_template(body, &self.params, self.now)
+            .map_err(NativeError::request)
     }
 }
 
 /// Whether llama-server turns thinking on by default for this template
 /// (`common_chat_templates_support_enable_thinking`): the server's value of
-/// `enable_thinking` when the request leaves `think` unset. An unparsable
-/// template supports nothing.
+/// `enable_thinking` when the request leaves `think` unset. A template
+/// llama-server cannot load supports nothing.
 pub fn template_supports_thinking(chat_template: &str, now: NativeTime) -> bool {
-    match engine::Engine::new(chat_template, now) {
-        Ok(e) => thinking::supports_thinking(&e, &probe::caps(&e)),
-        Err(_) => false,
-    }
+    let input = NativeInput {
+        chat_template,
+        bos_token: "",
+        eos_token: "",
+        messages: &[],
+        tools: None,
+        think: None,
+        add_bos: false,
+        add_eos: false,
+        now,
+    };
+    NativeServer::new(&input).is_ok_and(|s| s.thinking_default())
 }
 
 /// Renders the prompt llama-server would produce.
 pub fn render_native(input: &NativeInput) -> Result<String, NativeError> {
-    let engine = engine::Engine::new(input.chat_template, input.now)?;
-    let caps = probe::caps(&engine);
-
-    // llama-server's prefill: a trailing assistant message is rendered as
-    // the start of the generation.
-    let mut msgs = input.messages;
-    let mut prefill: Option<&str> = None;
-    if let Some((last, rest)) = msgs.split_last() {
-        if last.role == "assistant" {
-            if rest.last().map(|m| m.role.as_str()) == Some("assistant") {
-                return Err(NativeError::Template(
-                    "Cannot have 2 or more assistant messages at the end of the list.".into(),
-                ));
-            }
-            prefill = Some(&last.content);
-            msgs = rest;
-        }
-    }
-
-    let messages =
-        convert::messages(msgs, &caps, engine.source()).map_err(NativeError::Template)?;
-    let enable_thinking = match input.think {
-        Some(t) => t.as_bool(),
-        None => thinking::supports_thinking(&engine, &caps),
-    };
-
-    let mut ctx: Vec<(String, Value)> = vec![
-        ("messages".into(), Value::from(Serde(&messages))),
-        ("bos_token".into(), Value::from(input.bos_token)),
-        ("eos_token".into(), Value::from(input.eos_token)),
-        ("enable_thinking".into(), Value::from(enable_thinking)),
-    ];
-    if let Some(tools) = input.tools.filter(|t| !t.is_empty()) {
-        let tools: Json = json::tools_json(tools);
-        ctx.push(("tools".into(), Value::from(Serde(&tools))));
-    }
-    ctx.push((
-        "datetime".into(),
-        Value::from(input.now.strftime("%b %d %Y")),
-    ));
-    ctx.push((
-        "date_string".into(),
-        Value::from(input.now.strftime("%d %b %Y")),
-    ));
-    // llama-server's default kwargs: preserve_reasoning=true, which also
-    // sets the variables templates use for it.
-    ctx.push(("preserve_reasoning".into(), Value::from(true)));
-    ctx.push(("preserve_thinking".into(), Value::from(true)));
-    ctx.push(("clear_thinking".into(), Value::from(false)));
-    ctx.push(("truncate_history_thinking".into(), Value::from(false)));
-    ctx.push(("drop_thinking".into(), Value::from(false)));
-    if let Some(api::Think::Level(level)) = input.think {
-        ctx.push(("reasoning_effort".into(), Value::from(level.as_str())));
-        ctx.push(("reasoning_strength".into(), Value::from(level.as_str())));
-    }
-    ctx.push(("add_generation_prompt".into(), Value::from(true)));
-
-    let mut out = engine.render(&Value::from_pairs(ctx))?;
-    if input.add_bos && !input.bos_token.is_empty() && out.starts_with(input.bos_token) {
-        out.drain(..input.bos_token.len());
-    }
-    if input.add_eos && !input.eos_token.is_empty() && out.ends_with(input.eos_token) {
-        out.truncate(out.len() - input.eos_token.len());
-    }
-    // llama.cpp's Gemma 4 handler reopens the model turn when the template
-    // did not.
-    if convert::is_gemma4(engine.source()) && out.ends_with("<turn|>\n") && prefill.is_none() {
-        out.push_str("<|turn>model\n");
-    }
-    if let Some(p) = prefill {
-        out.push_str(p);
-    }
-    Ok(out)
+    NativeServer::new(input)?.render(input.messages, input.tools, input.think)
 }

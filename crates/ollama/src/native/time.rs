@@ -47,6 +47,14 @@ impl NativeTime {
         NativeTime::from_date(Date::today_utc())
     }
 
+    /// Seconds since the epoch.
+    pub fn unix(&self) -> i64 {
+        self.date.days() * 86_400
+            + i64::from(self.hour) * 3600
+            + i64::from(self.minute) * 60
+            + i64::from(self.second)
+    }
+
     /// 0 = Sunday.
     fn weekday(&self) -> usize {
         // 1970-01-01 was a Thursday.

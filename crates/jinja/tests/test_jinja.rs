@@ -1,0 +1,51 @@
+//! Every `test_template(...)` case of llama.cpp's `tests/test-jinja.cpp`, with the
+//! result the C++ engine produced (`got`, `error`, or `skip` for its
+//! `not_implemented_exception`), recorded in `golden/test-jinja.jsonl`.
+
+use jinja::ErrorKind;
+
+#[test]
+fn test_jinja_table() {
+    let text = include_str!("golden/test-jinja.jsonl");
+    let mut total = 0;
+    let mut mismatches = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let row: serde_json::Value = serde_json::from_str(line).expect("jsonl row");
+        total += 1;
+        let name = format!(
+            "{} / {}",
+            row["group"].as_str().unwrap_or(""),
+            row["name"].as_str().unwrap_or("")
+        );
+        let tmpl = row["template"].as_str().expect("template");
+        let vars = &row["vars"];
+        let res = jinja::render(tmpl, vars);
+        let ok = match (&res, row.get("got"), row.get("error"), row.get("skip")) {
+            (Ok(out), Some(got), _, _) => Some(out.as_str()) == got.as_str(),
+            (Err(e), _, Some(err), _) => Some(e.message()) == err.as_str(),
+            (Err(e), _, _, Some(skip)) => {
+                e.kind() == ErrorKind::NotImplemented && Some(e.message()) == skip.as_str()
+            }
+            _ => false,
+        };
+        if !ok {
+            mismatches.push(format!(
+                "{name}\n  template: {tmpl:?}\n  want: {}\n  ours: {:?}",
+                serde_json::to_string(&row.get("got").or(row.get("error")).or(row.get("skip")))
+                    .unwrap_or_default(),
+                res.map_err(|e| e.message().to_string())
+            ));
+        }
+    }
+    eprintln!(
+        "test-jinja table: {} / {} equal",
+        total - mismatches.len(),
+        total
+    );
+    assert!(
+        mismatches.is_empty(),
+        "{} mismatches:\n{}",
+        mismatches.len(),
+        mismatches.join("\n")
+    );
+}

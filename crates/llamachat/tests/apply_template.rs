@@ -1,0 +1,96 @@
+//! llama-server's `POST /apply-template`, recorded from llama.cpp's own
+//! code (tools/apply-template-goldens: a harness on libllama-common that
+//! runs `oaicompat_chat_params_parse` with llama-server's defaults) for
+//! every template of llama.cpp's models/templates and a set of
+//! conversations each: the prompt, or the status and error body, must be
+//! equal byte for byte. `ONLY=<template>` narrows the run, `SHOW=1` prints
+//! every difference in full.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use llamachat::server::{apply_template, error_body, ServerChatParams};
+use llamachat::ChatTemplates;
+use serde_json::Value as Json;
+
+fn golden_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+#[test]
+fn apply_template_goldens() {
+    let dir = golden_dir();
+    let text = std::fs::read_to_string(dir.join("apply-template.jsonl")).unwrap();
+    let only = std::env::var("ONLY").ok();
+    let show = std::env::var("SHOW").is_ok();
+    let mut servers: BTreeMap<(String, String, String), Result<ServerChatParams, String>> =
+        BTreeMap::new();
+    let mut total = 0;
+    let mut bad = Vec::new();
+    let mut errors = 0;
+    let mut checked = std::collections::BTreeSet::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let case: Json = serde_json::from_str(line).unwrap();
+        let name = case["template"].as_str().unwrap().to_string();
+        if only.as_deref().is_some_and(|o| !name.contains(o)) {
+            continue;
+        }
+        total += 1;
+        let bos = case["bos_token"].as_str().unwrap_or("").to_string();
+        let eos = case["eos_token"].as_str().unwrap_or("").to_string();
+        // the recording's fixed clock (tools/apply-template-goldens/fixed_clock.c)
+        let now = case["now"].as_i64().unwrap_or(1_768_472_430);
+        let key = (name.clone(), bos.clone(), eos.clone());
+        let srv = servers.entry(key).or_insert_with(|| {
+            let src = std::fs::read_to_string(
+                dir.join("../../../../tests/corpus/llama-templates")
+                    .join(&name),
+            )
+            .unwrap();
+            ChatTemplates::init(&src, &bos, &eos, false, false)
+                .and_then(|t| ServerChatParams::new(t, now))
+                .map_err(|e| e.message)
+        });
+        if let (Ok(s), Some(want)) = (&*srv, case["enable_thinking_default"].as_bool()) {
+            if s.enable_thinking != want && checked.insert(name.clone()) {
+                bad.push(format!(
+                    "{name}: thinking default {} (llama-server: {want})",
+                    s.enable_thinking
+                ));
+            }
+        }
+        let got: Result<String, (u16, String)> = match srv {
+            Ok(s) => {
+                apply_template(&case["body"], s, now).map_err(|e| (e.status(), error_body(&e)))
+            }
+            Err(e) => Err((0, format!("load: {e}"))),
+        };
+        let want: Result<String, (u16, String)> = match case.get("prompt") {
+            Some(Json::String(p)) => Ok(p.clone()),
+            _ => {
+                errors += 1;
+                let e = &case["error"];
+                Err((
+                    e["status"].as_u64().unwrap_or(0) as u16,
+                    match (&e["body_text"], &e["body"]) {
+                        (Json::String(s), _) | (_, Json::String(s)) => s.clone(),
+                        (_, other) => llamachat::dump::dump(other),
+                    },
+                ))
+            }
+        };
+        if got != want {
+            let what = format!("{name} / {}", case["case"].as_str().unwrap_or("?"));
+            if show {
+                bad.push(format!("{what}\n  got:  {got:?}\n  want: {want:?}"));
+            } else {
+                bad.push(what);
+            }
+        }
+    }
+    eprintln!(
+        "apply-template: {} of {total} cases equal ({errors} of them errors)",
+        total - bad.len()
+    );
+    assert!(bad.is_empty(), "{} differ:\n{}", bad.len(), bad.join("\n"));
+}
