@@ -469,7 +469,7 @@ fn parse_curl(text: &str) -> Result<Imported, ImportError> {
         Some(u) => {
             let e = endpoint_of_url(u).ok_or_else(|| {
                 ImportError::new(format!(
-                    "the URL {u} is none of /api/chat, /api/generate, /v1/chat/completions, /v1/completions, /v1/responses, /v1/messages"
+                    "the URL {u} is none of /api/chat, /api/generate, /v1/chat/completions, /v1/completions, /v1/responses, /v1/messages, /api/embed, /api/embeddings, /v1/embeddings"
                 ))
             })?;
             (Some(e), vec![e])
@@ -502,7 +502,11 @@ pub const OLLAMA_URL: &str = "http://localhost:11434";
 pub fn renders_only(endpoint: Endpoint) -> bool {
     !matches!(
         endpoint,
-        Endpoint::OpenAiResponses | Endpoint::AnthropicMessages
+        Endpoint::OpenAiResponses
+            | Endpoint::AnthropicMessages
+            | Endpoint::Embed
+            | Endpoint::Embeddings
+            | Endpoint::OpenAiEmbeddings
     )
 }
 
@@ -568,8 +572,20 @@ mod tests {
 
     #[test]
     fn explains_bad_pastes() {
-        let err = parse_import("curl http://localhost:11434/api/embed -d '{}'").unwrap_err();
-        assert!(err.message.contains("/api/embed"), "{}", err.message);
+        let err = parse_import("curl http://localhost:11434/api/pull -d '{}'").unwrap_err();
+        assert!(err.message.contains("/api/pull"), "{}", err.message);
+        // the embedding routes are doors too
+        for (url, e) in [
+            ("/api/embed", Endpoint::Embed),
+            ("/api/embeddings", Endpoint::Embeddings),
+            ("/v1/embeddings", Endpoint::OpenAiEmbeddings),
+        ] {
+            let got = parse_import(&format!(
+                "curl http://localhost:11434{url} -d '{{\"model\":\"m\",\"input\":\"x\"}}'"
+            ))
+            .unwrap();
+            assert_eq!(got.endpoint, Some(e), "{url}");
+        }
         let err = parse_import("curl http://localhost:11434/api/chat").unwrap_err();
         assert!(err.message.contains("-d"), "{}", err.message);
         let err = parse_import("curl http://h/api/chat -d @body.json").unwrap_err();

@@ -117,6 +117,10 @@ pub struct Outcome {
     pub answer_setup: Option<Value>,
     /// Why there is no `answer_setup` although there is a prompt.
     pub answer_error: Option<String>,
+    /// An embedding request (`/api/embed`, `/api/embeddings`,
+    /// `/v1/embeddings`): each input as the model sees it, its tokens and
+    /// what truncation did. There is no prompt then.
+    pub embed: Option<ollama::embed::Outcome>,
 }
 
 impl Outcome {
@@ -133,7 +137,10 @@ impl Outcome {
 
     /// Whether Ollama answered without rendering (`done_reason: "load"`).
     pub fn no_prompt(&self) -> bool {
-        self.prompt.is_none() && self.error.is_none() && self.input_error.is_none()
+        self.prompt.is_none()
+            && self.error.is_none()
+            && self.input_error.is_none()
+            && self.embed.is_none()
     }
 
     /// The selected path's label (`go_template`, `renderer`, ...), if known.
@@ -189,7 +196,10 @@ pub fn render_case(state: &State, today: &str) -> Result<Value, InputError> {
         }
     };
     let mut request = parse_request(&state.request)?;
-    let route = state.endpoint.route().is_some();
+    // the OpenAI embeddings body carries no options: the PARAMETERs go
+    // beside it, as for a compatibility route
+    let openai_embed = state.endpoint == Endpoint::OpenAiEmbeddings;
+    let route = state.endpoint.route().is_some() || openai_embed;
     if !route {
         // the model's defaults under the request's own, as `modelOptions`
         merge_options(&mut request, &defaults);
@@ -315,6 +325,39 @@ pub fn cache_summary(t: &ollama::cache::TurnView) -> String {
     }
 }
 
+/// An embedding case: each input through the handler, with the GGUF's
+/// facts and vocabulary when there is one.
+fn run_embed(case: &RenderCase, gguf: Option<&Gguf>) -> Outcome {
+    let kv = gguf.map(Gguf::embed_kv);
+    let tokens = gguf
+        .filter(|g| g.has_vocab())
+        .map(|g| g as &dyn ollama::embed::EmbedTokens);
+    let Some(o) = case.embed(kv.as_ref(), tokens) else {
+        return Outcome::default();
+    };
+    let error = match (&o.error, &o.unsupported) {
+        (Some((status, message)), _) => Some(EngineError {
+            message: message.clone(),
+            status: *status,
+            position: None,
+            body: o.body.clone(),
+        }),
+        (None, Some(u)) => Some(EngineError {
+            message: u.clone(),
+            status: 0,
+            position: None,
+            body: None,
+        }),
+        (None, None) => None,
+    };
+    Outcome {
+        error,
+        token_count: o.prompt_eval_count.map(Ok),
+        embed: Some(o),
+        ..Outcome::default()
+    }
+}
+
 /// Renders `state` as Ollama would. `today` (`YYYY-MM-DD`) is the date
 /// used when the state sets none; the browser passes its own.
 pub fn run(state: &State, today: &str) -> Outcome {
@@ -342,6 +385,9 @@ pub fn run_with(state: &State, today: &str, gguf: Option<&Gguf>) -> Outcome {
     };
     if let Some(g) = gguf {
         g.apply(&mut case);
+    }
+    if case.embed.is_some() {
+        return run_embed(&case, gguf);
     }
     let route = case.route.as_ref().map(route_view);
     let counter = gguf.filter(|g| g.has_vocab());
@@ -594,6 +640,74 @@ mod tests {
         let e = run(&s, TODAY).input_error.unwrap();
         assert_eq!(e.field, Field::ModelOptions);
         assert_eq!(e.pos.unwrap().line, 2);
+    }
+
+    /// bert-bge's vocabulary with `bert.pooling_type = 1` added after the
+    /// header: an embedding model to Ollama.
+    fn bge_embedding_model() -> Gguf {
+        let bytes = std::fs::read(testkit::corpus(
+            "tokenizer/llama-vocab/ggml-vocab-bert-bge.gguf",
+        ))
+        .unwrap();
+        let kv_count = u64::from_le_bytes(bytes[16..24].try_into().unwrap());
+        let mut out = bytes[..16].to_vec();
+        out.extend((kv_count + 1).to_le_bytes());
+        let key = b"bert.pooling_type";
+        out.extend((key.len() as u64).to_le_bytes());
+        out.extend(key);
+        out.extend(4u32.to_le_bytes());
+        out.extend(1u32.to_le_bytes());
+        out.extend(&bytes[24..]);
+        Gguf::from_bytes("bert-bge-embed.gguf", &out).unwrap()
+    }
+
+    #[test]
+    fn an_embedding_request_shows_each_input_as_the_model_gets_it() {
+        let words: Vec<String> = (0..40).map(|i| format!("word{i}")).collect();
+        let mut s = State {
+            endpoint: Endpoint::Embed,
+            request: json!({"model": "bge", "input": ["hello world", words.join(" ")],
+                "options": {"num_ctx": 16}})
+            .to_string(),
+            ..State::default()
+        };
+        // no GGUF: the inputs, no tokens
+        let o = run(&s, TODAY);
+        let e = o.embed.as_ref().unwrap();
+        assert_eq!(e.inputs.len(), 2);
+        assert_eq!(e.inputs[1].count, None);
+        assert!(o.prompt.is_none() && !o.no_prompt() && o.error.is_none());
+        // with bert-bge: [CLS] ... [SEP], the long input cut to 16 - 2 tokens
+        let g = bge_embedding_model();
+        let o = run_with(&s, TODAY, Some(&g));
+        let e = o.embed.unwrap();
+        assert_eq!(e.inputs[0].tokens, Some(vec![101, 7592, 2088, 102]));
+        assert!(e.inputs[1].truncated);
+        assert_eq!(
+            e.inputs[1].sent.as_deref(),
+            Some(" word0 word1 word2 word3 word4 word5 word6")
+        );
+        assert_eq!(o.token_count, Some(Ok(20)));
+        assert_eq!(e.output_length(), Some(384));
+        // truncate false: Ollama's refusal
+        s.request = json!({"model": "bge", "input": words.join(" "), "truncate": false,
+            "options": {"num_ctx": 16}})
+        .to_string();
+        let err = run_with(&s, TODAY, Some(&g)).error.unwrap();
+        assert_eq!(
+            (err.status, err.message.as_str()),
+            (400, "the input length exceeds the context length")
+        );
+        // /v1/embeddings: the model's PARAMETERs still count, its error in OpenAI's shape
+        s.endpoint = Endpoint::OpenAiEmbeddings;
+        s.model.options = json!({"num_ctx": 8}).to_string();
+        s.request = json!({"model": "bge", "input": words.join(" ")}).to_string();
+        let e = run_with(&s, TODAY, Some(&g)).embed.unwrap();
+        assert_eq!(e.runner.unwrap().num_ctx, 8);
+        assert_eq!(e.inputs[0].count, Some(8));
+        s.request = json!({"model": "bge", "input": []}).to_string();
+        let err = run_with(&s, TODAY, Some(&g)).error.unwrap();
+        assert_eq!(err.body.as_deref(), Some("{\"error\":{\"message\":\"invalid input\",\"type\":\"invalid_request_error\",\"param\":null,\"code\":null}}"));
     }
 
     #[test]

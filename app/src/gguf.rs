@@ -116,6 +116,11 @@ impl Gguf {
         matches!(self.vocab, Some(Ok(_)))
     }
 
+    /// What Ollama's embedding handlers read of the file (`kvData`).
+    pub fn embed_kv(&self) -> ollama::embed::EmbedKv {
+        store::show::embed_kv(&self.file)
+    }
+
     /// Parses a whole file held in memory (tests).
     pub fn from_bytes(name: &str, bytes: &[u8]) -> Result<Gguf, String> {
         let file = gguf_meta::parse(bytes).map_err(|e| e.to_string())?;

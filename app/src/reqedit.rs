@@ -33,7 +33,11 @@ pub fn roles(endpoint: Endpoint) -> &'static [&'static str] {
 /// is an option there).
 pub fn max_tokens_key(endpoint: Endpoint) -> Option<&'static str> {
     match endpoint {
-        Endpoint::Chat | Endpoint::Generate => None,
+        Endpoint::Chat
+        | Endpoint::Generate
+        | Endpoint::Embed
+        | Endpoint::Embeddings
+        | Endpoint::OpenAiEmbeddings => None,
         Endpoint::OpenAiResponses => Some("max_output_tokens"),
         _ => Some("max_tokens"),
     }
@@ -186,6 +190,55 @@ pub fn set_bool_field(body: &mut Value, key: &str, value: bool) {
         o.insert(key.into(), json!(true));
     } else {
         o.remove(key);
+    }
+}
+
+/// An embedding body's `input` as the form edits it: one line per input
+/// (a string is one input); `None` when an input is not a one-line string
+/// (the JSON editor takes those).
+pub fn embed_lines(body: &Value) -> Option<String> {
+    match body.get("input") {
+        None | Some(Value::Null) => Some(String::new()),
+        Some(Value::String(s)) if !s.contains('\n') => Some(s.clone()),
+        Some(Value::Array(a)) => {
+            let mut lines = Vec::new();
+            for x in a {
+                match x.as_str() {
+                    Some(s) if !s.contains('\n') => lines.push(s),
+                    _ => return None,
+                }
+            }
+            Some(lines.join("\n"))
+        }
+        Some(_) => None,
+    }
+}
+
+/// Sets `input` to one input per line of `text` (a trailing newline ends
+/// the last line, it adds no input).
+pub fn set_embed_lines(body: &mut Value, text: &str) {
+    let text = text.strip_suffix('\n').unwrap_or(text);
+    let lines: Vec<Value> = if text.is_empty() {
+        Vec::new()
+    } else {
+        text.split('\n').map(|l| json!(l)).collect()
+    };
+    obj(body).insert("input".into(), Value::Array(lines));
+}
+
+/// `truncate` as the form shows it: on unless the body says `false`
+/// (Ollama's default is to truncate).
+pub fn truncate_on(body: &Value) -> bool {
+    body.get("truncate").and_then(Value::as_bool) != Some(false)
+}
+
+/// Sets `truncate`: off writes `false`, on removes the key.
+pub fn set_truncate(body: &mut Value, on: bool) {
+    let o = obj(body);
+    if on {
+        o.remove("truncate");
+    } else {
+        o.insert("truncate".into(), json!(false));
     }
 }
 

@@ -53,18 +53,37 @@ pub enum Endpoint {
     OpenAiResponses,
     /// `/v1/messages` (Anthropic Messages)
     AnthropicMessages,
+    /// `/api/embed`
+    Embed,
+    /// `/api/embeddings` (the legacy embedding route)
+    Embeddings,
+    /// `/v1/embeddings` (OpenAI embeddings, handed on to `/api/embed`)
+    OpenAiEmbeddings,
 }
 
 impl Endpoint {
     /// Every endpoint, in the order the request pane lists them.
-    pub const ALL: [Endpoint; 6] = [
+    pub const ALL: [Endpoint; 9] = [
         Endpoint::Chat,
         Endpoint::Generate,
         Endpoint::OpenAiChat,
         Endpoint::OpenAiCompletions,
         Endpoint::OpenAiResponses,
         Endpoint::AnthropicMessages,
+        Endpoint::Embed,
+        Endpoint::Embeddings,
+        Endpoint::OpenAiEmbeddings,
     ];
+
+    /// The embedding route, for the three embedding endpoints.
+    pub fn embed(self) -> Option<ollama::embed::Route> {
+        Some(match self {
+            Endpoint::Embed => ollama::embed::Route::Embed,
+            Endpoint::Embeddings => ollama::embed::Route::Embeddings,
+            Endpoint::OpenAiEmbeddings => ollama::embed::Route::OpenAiEmbeddings,
+            _ => return None,
+        })
+    }
 
     /// The render case's name: `chat`, `generate`, or a route's
     /// (`openai-chat`, `openai-completions`, `openai-responses`,
@@ -73,7 +92,10 @@ impl Endpoint {
         match self {
             Endpoint::Chat => "chat",
             Endpoint::Generate => "generate",
-            e => e.route().map_or("chat", Route::name),
+            e => match e.embed() {
+                Some(r) => r.name(),
+                None => e.route().map_or("chat", Route::name),
+            },
         }
     }
 
@@ -82,7 +104,10 @@ impl Endpoint {
         match self {
             Endpoint::Chat => "/api/chat",
             Endpoint::Generate => "/api/generate",
-            e => e.route().map_or("/api/chat", Route::path),
+            e => match e.embed() {
+                Some(r) => r.path(),
+                None => e.route().map_or("/api/chat", Route::path),
+            },
         }
     }
 
@@ -94,7 +119,11 @@ impl Endpoint {
     /// The compatibility route, for the four `/v1` endpoints.
     pub fn route(self) -> Option<Route> {
         Some(match self {
-            Endpoint::Chat | Endpoint::Generate => return None,
+            Endpoint::Chat
+            | Endpoint::Generate
+            | Endpoint::Embed
+            | Endpoint::Embeddings
+            | Endpoint::OpenAiEmbeddings => return None,
             Endpoint::OpenAiChat => Route::OpenAiChat,
             Endpoint::OpenAiCompletions => Route::OpenAiCompletions,
             Endpoint::OpenAiResponses => Route::OpenAiResponses,
@@ -258,7 +287,7 @@ impl State {
             let s = e.as_str().ok_or("endpoint must be a string")?;
             self.endpoint = Endpoint::parse(s).ok_or_else(|| {
                 format!(
-                    "endpoint must be \"chat\", \"generate\", \"openai-chat\", \"openai-completions\", \"openai-responses\" or \"anthropic-messages\", not {s:?}"
+                    "endpoint must be \"chat\", \"generate\", \"openai-chat\", \"openai-completions\", \"openai-responses\", \"anthropic-messages\", \"embed\", \"embeddings\" or \"openai-embeddings\", not {s:?}"
                 )
             })?;
         }
@@ -631,7 +660,7 @@ mod tests {
 
     #[test]
     fn bad_fields_are_named() {
-        let err = State::from_json(&json!({"endpoint": "embed"})).unwrap_err();
+        let err = State::from_json(&json!({"endpoint": "pull"})).unwrap_err();
         assert!(err.contains("endpoint"), "{err}");
         let err = State::from_json(&json!({"model": {"system": 3}})).unwrap_err();
         assert_eq!(err, "model.system must be a string");

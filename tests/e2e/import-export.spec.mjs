@@ -38,7 +38,7 @@ describe('import and export', () => {
       await app.page.getByTestId('import-input').setInputFiles({
         name: 'bad.json',
         mimeType: 'application/json',
-        buffer: Buffer.from('{"endpoint": "embed"}'),
+        buffer: Buffer.from('{"endpoint": "pull"}'),
       });
       await eventually(async () => assert.match(await app.notice.textContent(), /Could not import: endpoint must be/));
       await app.expectPrompt(prompt);

@@ -51,9 +51,9 @@ describe('paste a request', () => {
 
   test('a paste that cannot be read says why and stays', { timeout: TEST_TIMEOUT }, async () => {
     await withApp(server(), async (app) => {
-      await app.pasteInput.fill('curl http://localhost:11434/api/embed -d \'{"model":"m"}\'');
+      await app.pasteInput.fill('curl http://localhost:11434/api/pull -d \'{"model":"m"}\'');
       await eventually(async () => assert.match(await app.pasteError.textContent(), /is none of \/api\/chat, \/api\/generate, \/v1\/chat\/completions/));
-      assert.match(await app.pasteInput.inputValue(), /api\/embed/);
+      assert.match(await app.pasteInput.inputValue(), /api\/pull/);
     });
   });
 });

@@ -17,6 +17,7 @@ use promptscope_app::modelfile::modelfile;
 use promptscope_app::state::pretty;
 
 use crate::ui::browser;
+use crate::ui::embed_route::EmbedExplain;
 use crate::ui::help::Help;
 use crate::ui::store::Store;
 
@@ -333,6 +334,8 @@ pub fn ExplainPane() -> impl IntoView {
     view! {
         <section class="pane" id="explain-pane" aria-labelledby="explain-heading">
             <h2 id="explain-heading">{move || store.t("explain.title")}</h2>
+            <EmbedExplain />
+            <div class="chat-only" class:hidden=move || endpoint.get().embed().is_some()>
             <dl class="facts">
                 <dt>{move || store.t("explain.path")}</dt>
                 <dd>
@@ -530,12 +533,25 @@ pub fn ExplainPane() -> impl IntoView {
                 }
                     .into_any()
             }}
+            </div>
             <h3>{move || store.t("explain.check")}</h3>
             <p class="hint">{move || store.t("explain.check_hint")}</p>
             <CopyBlock label="explain.modelfile" test_id="modelfile" text=modelfile_text />
             <p class="hint"><code>{create_cmd}</code></p>
             {move || {
                 let e = endpoint.get();
+                if e.embed().is_some() {
+                    return view! {
+                        <CopyBlock
+                            label="explain.curl_route"
+                            test_id="debug-curl"
+                            text=curl_text
+                            heading=Signal::derive(move || store.tf("explain.curl_route", &[("path", e.path())]))
+                        />
+                        <p class="note" data-testid="debug-note">{store.tf("explain.no_debug_embed", &[("path", e.path())])}</p>
+                    }
+                        .into_any();
+                }
                 match (e.route(), curl::renders_only(e)) {
                     (None, _) => view! { <CopyBlock label="explain.curl" test_id="debug-curl" text=curl_text /> }.into_any(),
                     (Some(_), true) => {

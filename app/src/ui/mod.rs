@@ -6,6 +6,7 @@ pub mod browser;
 pub mod code_editor;
 pub mod compare_pane;
 pub mod embed_bridge;
+pub mod embed_route;
 pub mod embed_view;
 pub mod engine_client;
 pub mod examples_bar;

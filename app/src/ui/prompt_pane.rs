@@ -10,6 +10,7 @@ use promptscope_app::jobs::{displayed, DISPLAY_LIMIT};
 use promptscope_app::{gguf, highlight};
 
 use crate::ui::browser;
+use crate::ui::embed_route::EmbedInputs;
 use crate::ui::engine_client;
 use crate::ui::store::{Store, Tokenizer};
 
@@ -127,6 +128,8 @@ pub fn PromptPane(
     let no_prompt =
         Memo::new(move |_| store.outcome.with(|o| o.no_prompt() && o.explain.is_some()));
     let images = Memo::new(move |_| store.outcome.with(|o| o.image_count));
+    // an embedding request has inputs, not a prompt
+    let is_embed = Memo::new(move |_| store.outcome.with(|o| o.embed.is_some()));
 
     let copy = move |_| {
         let text = prompt.get_untracked().unwrap_or_default();
@@ -194,7 +197,7 @@ pub fn PromptPane(
                         })}
                 </div>
             </div>
-            <p class="stats">
+            <p class="stats" class:hidden=move || is_embed.get()>
                 <span data-testid="prompt-stats">{stats}</span>
                 " · "
                 <span data-testid="token-count">{token_count}</span>
@@ -251,8 +254,10 @@ pub fn PromptPane(
                 }}
             </div>
             {move || truncated().map(|note| view! { <p class="note">{note}</p> })}
+            <EmbedInputs />
             <pre
                 class="prompt"
+                class:hidden=move || is_embed.get()
                 class:visible-ws=move || store.show_ws.get()
                 class:token-view=move || token_view.get()
                 tabindex="0"

@@ -212,6 +212,107 @@ fn BodyNumber(key: &'static str) -> impl IntoView {
     }
 }
 
+/// An embedding body's inputs, one per line.
+#[component]
+fn EmbedInputList() -> impl IntoView {
+    let store = expect_context::<Store>();
+    let lines = Memo::new(move |_| {
+        store
+            .body
+            .with(|b| b.as_ref().ok().map(reqedit::embed_lines))
+    });
+    view! {
+        <div class="field">
+            <label for="form-embed-inputs">{move || store.t("form.embed_inputs")}</label>
+            <p class="hint" id="form-embed-inputs-hint">{move || store.t("form.embed_inputs_hint")}</p>
+            {move || match lines.get() {
+                Some(Some(text)) => {
+                    view! {
+                        <textarea
+                            id="form-embed-inputs"
+                            data-testid="embed-inputs-input"
+                            rows="4"
+                            spellcheck="false"
+                            aria-describedby="form-embed-inputs-hint"
+                            prop:value=text
+                            on:input=move |ev| {
+                                let v = event_target_value(&ev);
+                                store.edit_body(|b| reqedit::set_embed_lines(b, &v));
+                            }
+                        ></textarea>
+                    }
+                        .into_any()
+                }
+                _ => view! { <p class="note">{store.t("form.embed_inputs_json")}</p> }.into_any(),
+            }}
+        </div>
+    }
+}
+
+/// `num_ctx` (not on `/v1/embeddings`, whose body has no options),
+/// `dimensions` and `truncate` of an embedding body.
+#[component]
+fn EmbedSettings() -> impl IntoView {
+    let store = expect_context::<Store>();
+    let endpoint = store.slice(|s| s.endpoint);
+    let body = store.body;
+    let num_ctx = move || body.with(|b| b.as_ref().map(reqedit::num_ctx).unwrap_or_default());
+    let truncate = move || body.with(|b| b.as_ref().map(reqedit::truncate_on).unwrap_or(true));
+    view! {
+        {move || {
+            (endpoint.get() != Endpoint::OpenAiEmbeddings)
+                .then(|| {
+                    view! {
+                        <div class="field narrow">
+                            <label for="form-num-ctx">
+                                <code>"num_ctx"</code>
+                            </label>
+                            <input
+                                id="form-num-ctx"
+                                type="number"
+                                min="1"
+                                step="1"
+                                inputmode="numeric"
+                                placeholder="4096"
+                                data-testid="form-num-ctx"
+                                prop:value=num_ctx
+                                on:input=move |ev| {
+                                    let v = event_target_value(&ev);
+                                    let n = v.trim().parse::<u64>().ok().filter(|n| *n > 0);
+                                    if v.trim().is_empty() || n.is_some() {
+                                        store.edit_body(|b| reqedit::set_num_ctx(b, n));
+                                    }
+                                }
+                            />
+                        </div>
+                    }
+                })
+        }}
+        {move || (endpoint.get() != Endpoint::Embeddings).then(|| view! { <BodyNumber key="dimensions" /> })}
+        {move || {
+            (endpoint.get() == Endpoint::Embed)
+                .then(|| {
+                    view! {
+                        <label class="check">
+                            <input
+                                type="checkbox"
+                                data-testid="form-truncate"
+                                prop:checked=truncate
+                                on:change=move |ev| {
+                                    let on = event_target_checked(&ev);
+                                    store.edit_body(|b| reqedit::set_truncate(b, on));
+                                }
+                            />
+                            <code>"truncate"</code>
+                            " "
+                            {move || store.t("form.truncate")}
+                        </label>
+                    }
+                })
+        }}
+    }
+}
+
 /// The messages of a chat body (native or a route's), with the roles
 /// that endpoint knows.
 #[component]
@@ -394,7 +495,7 @@ pub fn RequestForm() -> impl IntoView {
             <h3 id="form-heading">{move || store.t("form.title")}</h3>
             {move || (!body_ok.get()).then(|| view! { <p class="note">{store.t("request.fix_body_first")}</p> })}
             <fieldset class="plain" prop:disabled=move || !body_ok.get()>
-                <div class="row">
+                <div class="row wrap">
                     <div class="field">
                         <label for="form-model">{move || store.t("form.model")}</label>
                         <input
@@ -410,6 +511,7 @@ pub fn RequestForm() -> impl IntoView {
                     </div>
                     {move || match reqedit::max_tokens_key(endpoint.get()) {
                         Some(key) => view! { <BodyNumber key=key /> }.into_any(),
+                        None if endpoint.get().embed().is_some() => view! { <EmbedSettings /> }.into_any(),
                         None => native_settings().into_any(),
                     }}
                 </div>
@@ -433,6 +535,12 @@ pub fn RequestForm() -> impl IntoView {
                     }
                     Endpoint::OpenAiResponses => {
                         view! { <BodyText key="instructions" label="form.instructions" rows=2 /> }.into_any()
+                    }
+                    Endpoint::Embed | Endpoint::OpenAiEmbeddings => {
+                        view! { <EmbedInputList /> }.into_any()
+                    }
+                    Endpoint::Embeddings => {
+                        view! { <BodyText key="prompt" label="form.prompt" rows=3 /> }.into_any()
                     }
                     Endpoint::Generate => {
                         view! {

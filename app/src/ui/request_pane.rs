@@ -40,6 +40,7 @@ fn route_key(e: Endpoint) -> &'static str {
         Endpoint::OpenAiChat => "request.route_openai_chat",
         Endpoint::OpenAiCompletions => "request.route_openai_completions",
         Endpoint::OpenAiResponses => "request.route_openai_responses",
+        Endpoint::OpenAiEmbeddings => "request.route_openai_embeddings",
         _ => "request.route_anthropic_messages",
     }
 }
@@ -52,6 +53,9 @@ fn tabs(e: Endpoint) -> &'static [&'static str] {
         Endpoint::OpenAiChat | Endpoint::AnthropicMessages => &["messages", "tools"],
         Endpoint::OpenAiResponses => &["input", "tools"],
         Endpoint::OpenAiCompletions => &[],
+        Endpoint::Embed => &["input", "options"],
+        Endpoint::Embeddings => &["options"],
+        Endpoint::OpenAiEmbeddings => &["input"],
     }
 }
 
@@ -66,7 +70,7 @@ fn EndpointChoice(
     on_pick: Callback<Endpoint>,
 ) -> impl IntoView {
     let store = expect_context::<Store>();
-    let caption = endpoint.route().map(
+    let caption = (endpoint.route().is_some() || endpoint == Endpoint::OpenAiEmbeddings).then_some(()).map(
         |_| view! { " " <span class="route-name">{move || store.t(route_key(endpoint))}</span> },
     );
     view! {
@@ -185,6 +189,10 @@ pub fn RequestPane() -> impl IntoView {
                         ],
                     )}
                 </div>
+                <div class="endpoint-group" role="group" aria-labelledby="endpoint-embed">
+                    <span class="group-label" id="endpoint-embed">{move || store.t("request.endpoint_embed")}</span>
+                    {choices(&[Endpoint::Embed, Endpoint::Embeddings, Endpoint::OpenAiEmbeddings])}
+                </div>
             </fieldset>
             {route_hint}
             <div class="field">
@@ -221,6 +229,12 @@ pub fn RequestPane() -> impl IntoView {
                 "messages" => {
                     view! {
                         <JsonField key="messages" id="messages-json" label="request.messages_json" hint="request.route_messages_hint" />
+                    }
+                        .into_any()
+                }
+                "input" if endpoint.get().embed().is_some() => {
+                    view! {
+                        <JsonField key="input" id="input-json" label="request.input_json" hint="request.embed_input_hint" />
                     }
                         .into_any()
                 }

@@ -174,6 +174,109 @@ fn route_json(case: &RenderCase, result: &Result<Rendered, Failure>, j: &mut Jso
     }
 }
 
+/// An embedding case's `--json` object.
+pub fn embed_json(o: &ollama::embed::Outcome) -> Json {
+    let mut j = json!({
+        "endpoint": o.route.map(|r| r.name()),
+        "model": o.model,
+        "truncate": o.truncate,
+        "dimensions": o.dimensions,
+        "inputs": o.inputs.iter().map(|i| json!({
+            "index": i.index,
+            "text": i.text,
+            "sent": i.sent,
+            "tokens": i.tokens,
+            "count": i.count,
+            "text_tokens": i.text_tokens,
+            "limit": i.limit,
+            "truncated": i.truncated,
+            "retried": i.retried,
+            "steps": i.steps,
+            "error": i.error.as_ref().map(|e| json!({"status": e.0, "error": e.1})),
+        })).collect::<Vec<_>>(),
+        "runner": o.runner.as_ref().map(|r| json!({
+            "num_ctx": r.num_ctx,
+            "num_batch": r.num_batch,
+            "context": r.context,
+            "slot_ctx": r.slot_ctx,
+            "ubatch": r.ubatch,
+            "embedding": r.embedding,
+        })),
+        "embedding_length": o.output_length(),
+        "notes": o.notes,
+    });
+    if let Some(n) = o.prompt_eval_count {
+        j["prompt_eval_count"] = json!(n);
+    }
+    if let Some(a) = &o.api_request {
+        j["api_request"] = a.clone();
+    }
+    match (&o.error, &o.unsupported) {
+        (Some((s, e)), _) => {
+            j["error"] = json!(e);
+            j["status"] = json!(s);
+            if let Some(b) = &o.body {
+                j["body"] = json!(b);
+            }
+        }
+        (None, Some(u)) => j["unsupported"] = json!(u),
+        (None, None) => j["answer"] = o.answer_shape(),
+    }
+    j
+}
+
+/// What an embedding case sends the runner: each input's text (as sent
+/// when the tokenizer is known, else as given).
+fn embed_texts(o: &ollama::embed::Outcome) -> Vec<String> {
+    o.inputs
+        .iter()
+        .map(|i| i.sent.clone().unwrap_or_else(|| i.text.clone()))
+        .collect()
+}
+
+/// `promptscope render` of an embedding case: `--json` the whole outcome;
+/// otherwise each text the runner embeds as a JSON string on its own line
+/// (an embedding request has several inputs and no prompt), or Ollama's
+/// error on stderr with exit 1.
+fn run_embed(
+    case: &RenderCase,
+    gguf: Option<&Gguf>,
+    as_json: bool,
+    origins: Option<Json>,
+    out: &mut impl Write,
+) -> Result<(), CliFailure> {
+    let kv = gguf.map(Gguf::embed_kv);
+    let o = case
+        .embed(
+            kv.as_ref(),
+            gguf.map(|g| g as &dyn ollama::embed::EmbedTokens),
+        )
+        .expect("an embedding case");
+    let failed = o.error.is_some() || o.unsupported.is_some();
+    if as_json {
+        let mut j = embed_json(&o);
+        if let Some(x) = origins {
+            j["origins"] = x;
+        }
+        write_json_line(out, &j)?;
+    } else if let Some((_, e)) = &o.error {
+        let _ = writeln!(io::stderr(), "{e}");
+    } else if let Some(u) = &o.unsupported {
+        let _ = writeln!(io::stderr(), "{u}");
+    } else {
+        for t in embed_texts(&o) {
+            write_json_line(out, &json!(t))?;
+        }
+    }
+    out.flush()
+        .map_err(|e| CliFailure::Usage(format!("cannot write output: {e}")))?;
+    if failed {
+        Err(CliFailure::Engine)
+    } else {
+        Ok(())
+    }
+}
+
 /// `promptscope render [--json|--jsonl] [FILE|-]`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -217,6 +320,15 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
                 .map(|case| {
                     let mut o = Map::new();
                     o.insert("id".into(), case.id.clone());
+                    if let Some(e) = case.embed(None, None) {
+                        match (&e.error, &e.unsupported) {
+                            (Some((_, m)), _) | (None, Some(m)) => {
+                                o.insert("error".into(), json!(m))
+                            }
+                            (None, None) => o.insert("inputs".into(), json!(embed_texts(&e))),
+                        };
+                        return Json::Object(o);
+                    }
                     match case.render(None) {
                         Ok(r) => o.insert("prompt".into(), json!(r.prompt)),
                         Err(f) => o.insert("error".into(), json!(f.message)),
@@ -255,6 +367,9 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
     };
     if let Some(g) = &gguf {
         g.apply(&mut case);
+    }
+    if case.embed.is_some() {
+        return run_embed(&case, gguf.as_ref(), args.json, origins, &mut out);
     }
     let result = case.render(gguf.as_ref().map(|g| g as &dyn TokenCounter));
     if args.json {

@@ -61,6 +61,11 @@ impl Gguf {
         });
     }
 
+    /// What the embedding handlers read of this file.
+    pub fn embed_kv(&self) -> ollama::embed::EmbedKv {
+        store::show::embed_kv(&self.file)
+    }
+
     /// Ollama's `tokenizerAddsBOS()` for this file.
     pub fn adds_bos(&self) -> bool {
         ollama::server::tokenizer_adds_bos(

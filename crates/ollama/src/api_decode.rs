@@ -245,6 +245,47 @@ static GENERATE_T: Struct = Struct {
     ],
 };
 
+static EMBED_T: Struct = Struct {
+    name: "EmbedRequest",
+    go: "api.EmbedRequest",
+    fields: &[
+        ("model", Ty::Str),
+        ("input", Ty::Any),
+        ("keep_alive", Ty::Ptr(&DURATION)),
+        ("truncate", Ty::Ptr(&Ty::Bool)),
+        ("dimensions", Ty::Int),
+        ("options", Ty::Map(&Ty::Any, "map[string]interface {}")),
+    ],
+};
+
+static EMBEDDING_T: Struct = Struct {
+    name: "EmbeddingRequest",
+    go: "api.EmbeddingRequest",
+    fields: &[
+        ("model", Ty::Str),
+        ("prompt", Ty::Str),
+        ("keep_alive", Ty::Ptr(&DURATION)),
+        ("options", Ty::Map(&Ty::Any, "map[string]interface {}")),
+    ],
+};
+
+/// An `/api/embed` body (`api.EmbedRequest`) as the handler decodes it:
+/// the fields set, by their JSON names (`input` as Go's `any` holds it).
+pub fn embed(v: &Json) -> D<Map<String, Json>> {
+    unmarshal(v, &EMBED_T).map(|j| match j {
+        Json::Object(o) => o,
+        _ => Map::new(),
+    })
+}
+
+/// An `/api/embeddings` body (`api.EmbeddingRequest`).
+pub fn embedding(v: &Json) -> D<Map<String, Json>> {
+    unmarshal(v, &EMBEDDING_T).map(|j| match j {
+        Json::Object(o) => o,
+        _ => Map::new(),
+    })
+}
+
 fn unmarshal(v: &Json, st: &'static Struct) -> D<Json> {
     godecode::unmarshal(v, &Ty::Struct(st))
         .map(|x| x.unwrap_or(Json::Object(Map::new())))

@@ -28,6 +28,13 @@ pub struct RenderCase {
     /// client sent, and what the middleware made of it. `endpoint` and
     /// `request` are then the converted native request.
     pub route: Option<RouteCase>,
+    /// An embedding request (`embed`, `embeddings`, `openai-embeddings`):
+    /// `request` is its body, and [`RenderCase::embed`] follows it
+    /// (there is no prompt to render).
+    pub embed: Option<crate::embed::Route>,
+    /// `model.parameters` (the model's PARAMETERs, for a route whose body
+    /// cannot carry them).
+    pub parameters: Option<serde_json::Map<String, Json>>,
 }
 
 /// Why [`RenderCase::answer`] gives no answer.
@@ -88,13 +95,15 @@ impl RenderCase {
         let obj = v.as_object().ok_or("a render case must be a JSON object")?;
         let name = obj.get("endpoint").and_then(Json::as_str).unwrap_or("chat");
         let route = Route::from_name(name);
+        let embed = crate::embed::Route::from_name(name);
         let mut endpoint = match (name, route) {
             ("chat", _) => Endpoint::Chat,
             ("generate", _) => Endpoint::Generate,
             (_, Some(r)) => r.native(),
+            _ if embed.is_some() => Endpoint::Generate,
             (other, None) => {
                 return Err(format!(
-                    "endpoint must be \"chat\", \"generate\", \"openai-chat\", \"openai-completions\", \"openai-responses\" or \"anthropic-messages\", not {other:?}"
+                    "endpoint must be \"chat\", \"generate\", \"openai-chat\", \"openai-completions\", \"openai-responses\", \"anthropic-messages\", \"embed\", \"embeddings\" or \"openai-embeddings\", not {other:?}"
                 ))
             }
         };
@@ -209,7 +218,32 @@ impl RenderCase {
             date,
             go_template_env: GoTemplateEnv::from_env_value(env),
             route,
+            embed,
+            parameters: m.get("parameters").and_then(Json::as_object).cloned(),
         })
+    }
+
+    /// An embedding case followed through its handler (`None` for a
+    /// chat or generate case): `kv` is what Ollama reads of the model's
+    /// GGUF, `tokens` its vocabulary.
+    pub fn embed(
+        &self,
+        kv: Option<&crate::embed::EmbedKv>,
+        tokens: Option<&dyn crate::embed::EmbedTokens>,
+    ) -> Option<crate::embed::Outcome> {
+        let route = self.embed?;
+        let info = crate::embed::ModelInfo {
+            capabilities: &self.model.capabilities,
+            params: self.parameters.as_ref(),
+        };
+        Some(crate::embed::embed(
+            route,
+            &self.request,
+            &info,
+            kv,
+            tokens,
+            4096,
+        ))
     }
 
     /// What the handler knows when the runner starts answering (the case
@@ -262,6 +296,17 @@ impl RenderCase {
 
     /// Renders the case.
     pub fn render(&self, tokenizer: Option<&dyn TokenCounter>) -> Result<Rendered, Failure> {
+        if let Some(route) = self.embed {
+            return Err(Failure {
+                message: format!(
+                    "{} renders no prompt: each input goes to the runner as text (RenderCase::embed)",
+                    route.path()
+                ),
+                status: 400,
+                explain: Box::default(),
+                body: None,
+            });
+        }
         let mut relax_thinking = false;
         if let Some(rc) = &self.route {
             match &rc.converted {

@@ -5,11 +5,12 @@
 
 pub mod answer;
 pub mod api;
-mod api_decode;
+pub(crate) mod api_decode;
 pub mod cache;
 pub mod case;
 pub mod compat;
 pub mod date;
+pub mod embed;
 pub mod godecode;
 pub mod gojson;
 pub mod harmony;

@@ -163,6 +163,28 @@ pub fn gguf_facts(f: &GgufFile) -> GgufFacts {
     }
 }
 
+/// What the embedding handlers read of a GGUF (`kvData`, with fs/ggml's
+/// typed lookups).
+pub fn embed_kv(f: &GgufFile) -> ollama::embed::EmbedKv {
+    let mut kv = ollama::embed::EmbedKv::from_lookup(|k| {
+        let v = f.get(k)?;
+        let j = match v {
+            gguf_meta::Value::Bool(b) => serde_json::Value::Bool(*b),
+            gguf_meta::Value::String(_) => serde_json::Value::from(v.as_str().unwrap_or("")),
+            other => match other.as_u64() {
+                Some(u) => serde_json::Value::from(u),
+                None => other
+                    .as_f64()
+                    .map(|x| serde_json::Value::from(x as i64))
+                    .unwrap_or(serde_json::Value::Null),
+            },
+        };
+        Some((v.type_name(), j))
+    });
+    kv.vision = gguf_facts(f).vision;
+    kv
+}
+
 /// The engine's model for a stored model and its GGUF.
 pub fn engine_model(m: &StoredModel, gguf: Option<&GgufFile>) -> EngineModel {
     EngineModel {
