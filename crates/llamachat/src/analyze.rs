@@ -338,6 +338,12 @@ fn space_at(s: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// `space + marker + space` at `k`: where it ends.
+fn space_marker_space(s: &[u8], k: usize) -> Option<usize> {
+    let a = space_at(s, k);
+    marker_at(s, a).map(|b| space_at(s, b))
+}
+
 /// The `pre` and `post` tags of a successful tagged parse.
 #[derive(Default)]
 struct Tags {
@@ -417,11 +423,7 @@ impl Analysis {
         if c.diff.right.is_empty() || find(&c.diff.right, r).is_none() {
             return;
         }
-        let post = |s: &[u8], k2: usize| {
-            let a = space_at(s, k2);
-            marker_at(s, a).map(|b| space_at(s, b))
-        };
-        let tags = wrapped(&c.b, r, post).or_else(|| delimited(&c.b, r));
+        let tags = wrapped(&c.b, r, space_marker_space).or_else(|| delimited(&c.b, r));
         if let Some(t) = tags {
             if !t.pre.is_empty() && !t.post.is_empty() {
                 self.mode = ReasoningMode::TagBased;
@@ -548,13 +550,9 @@ impl Analysis {
             return;
         }
         self.mode = ReasoningMode::ToolsOnly;
-        let post = |s: &[u8], k2: usize| {
-            let a = space_at(s, k2);
-            marker_at(s, a).map(|b| space_at(s, b))
-        };
         // `literal(R) + space + tag(post, marker + space)`: the space
         // before the marker is outside the tag.
-        if let Some(t) = wrapped(&c.b, r, post) {
+        if let Some(t) = wrapped(&c.b, r, space_marker_space) {
             self.start = t.pre;
             let skip = t.post.iter().take_while(|&&b| is_space(b)).count();
             self.end = t.post[skip..].to_vec();
