@@ -7,32 +7,11 @@
 //! the same answers, token counts and texts sent to the runner.
 
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+mod common;
+
+use common::run;
 
 use serde_json::{json, Value as Json};
-
-fn run(args: &[&str], input: &str) -> (i32, String, String) {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_promptscope"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn json_of(case: &Json) -> (i32, Json) {
     let (code, out, err) = run(&["render", "--json"], &case.to_string());

@@ -1190,20 +1190,7 @@ fn execute_other(stmt: &StmtPtr, ctx: &Context) -> Result<Value> {
             property,
             computed,
         } => member(ctx, object, property, *computed),
-        StmtKind::Call { callee, args } => {
-            let mut fa = FuncArgs::new(ctx);
-            for a in args {
-                fa.push_back(execute(a, ctx)?);
-            }
-            let cv = execute(callee, ctx)?;
-            if !cv.is(ValType::Func) {
-                return Err(rt(format!(
-                    "Callee is not a function: got {}",
-                    cv.type_name()
-                )));
-            }
-            invoke(&cv, &fa)
-        }
+        StmtKind::Call { callee, args } => call_expression(ctx, callee, args),
         StmtKind::Identifier(name) => {
             let it = ctx.get_val(name);
             if !it.is_undefined() {
