@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value as Json};
 
-use crate::analyze::{self, ReasoningMode};
+use crate::analyze::ReasoningMode;
 use crate::msg::{self, Msg, Tool};
 use crate::template::{self, ChatTemplates, Template};
 use crate::{handlers, Error};
@@ -370,7 +370,7 @@ pub fn apply(tmpls: &ChatTemplates, inputs: &Inputs) -> Result<ChatParams, Error
 
 /// `peg_generator::generate_parser`'s prompt.
 fn autoparser(tmpl: &Template, inputs: &GenParams) -> Result<ChatParams, Error> {
-    let analysis = analyze::analyze_template(tmpl);
+    let analysis = tmpl.reasoning();
     let mut data = ChatParams {
         prompt: template::direct_apply(tmpl, inputs, None, None, None)?,
         generation_prompt: template::generation_prompt(tmpl, inputs, None, None, None)?,

@@ -25,6 +25,9 @@ pub struct Template {
     /// and the real renders of a runaway template cost one budget, not
     /// one each (our addition; llama.cpp has no budget).
     exhausted: std::cell::RefCell<Option<Error>>,
+    /// The differential analysis, done once per template (it renders the
+    /// template on its own probe conversations, whatever the request).
+    analysis: std::cell::OnceCell<crate::analyze::Reasoning>,
 }
 
 impl Template {
@@ -40,6 +43,7 @@ impl Template {
             eos: eos.into(),
             caps,
             exhausted: std::cell::RefCell::new(None),
+            analysis: std::cell::OnceCell::new(),
         })
     }
 
@@ -56,6 +60,13 @@ impl Template {
     /// `eos_token()`.
     pub fn eos_token(&self) -> &str {
         &self.eos
+    }
+
+    /// The reasoning markers of the differential analysis (computed on
+    /// first use).
+    pub fn reasoning(&self) -> &crate::analyze::Reasoning {
+        self.analysis
+            .get_or_init(|| crate::analyze::analyze_template(self))
     }
 
     /// `original_caps()`.

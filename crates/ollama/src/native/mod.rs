@@ -132,15 +132,6 @@ impl NativeServer {
         self.params.enable_thinking
     }
 
-    /// Which llama.cpp path builds the prompt (a dedicated handler or the
-    /// autoparser) for a plain conversation.
-    pub fn handler(&self) -> &'static str {
-        let body = serde_json::json!({"messages": [{"role": "user", "content": "test"}]});
-        llamachat::server::chat_params_parse(&body, &self.params, self.now)
-            .map(|p| p.handler)
-            .unwrap_or("")
-    }
-
     /// The prompt of Ollama's body for these messages.
     pub fn render(
         &self,
