@@ -1,6 +1,6 @@
 //! The llama-style decoder (`llama`, `qwen2`, `qwen3` in llama.cpp's
 //! terms): RMS norm, rotary attention with grouped KV heads, SwiGLU, on
-//! candle tensors with this crate's quantized matrix products.
+//! the file's weights in place with this crate's quantized matrix products.
 //!
 //! Where llama.cpp's CPU graph rounds (its default KV cache is f16, so K,
 //! V, the queries multiplied with K and the attention weights multiplied
@@ -10,27 +10,23 @@
 
 use crate::attention;
 use crate::error::Error;
-use crate::model::{Meta, Tensors};
-use candle_core::quantized::{QMatMul, QTensor};
-use candle_core::{Device, Module, Tensor};
-use std::io::{Read, Seek};
-use std::sync::Arc;
+use crate::weights::{Gguf, Weight};
 
 struct Layer {
     attn_norm: Vec<f32>,
-    wq: QMatMul,
-    wk: QMatMul,
-    wv: QMatMul,
-    wo: QMatMul,
+    wq: Weight,
+    wk: Weight,
+    wv: Weight,
+    wo: Weight,
     bq: Option<Vec<f32>>,
     bk: Option<Vec<f32>>,
     bv: Option<Vec<f32>>,
     q_norm: Option<Vec<f32>>,
     k_norm: Option<Vec<f32>>,
     ffn_norm: Vec<f32>,
-    w_gate: QMatMul,
-    w_up: QMatMul,
-    w_down: QMatMul,
+    w_gate: Weight,
+    w_up: Weight,
+    w_down: Weight,
     kv: attention::KvCache,
 }
 
@@ -46,7 +42,7 @@ pub(crate) struct Decoder {
     embed: Embedding,
     layers: Vec<Layer>,
     norm: Vec<f32>,
-    output: QMatMul,
+    output: Weight,
     eps: f32,
     n_head: usize,
     n_kv_head: usize,
@@ -57,31 +53,29 @@ pub(crate) struct Decoder {
     /// `[position][pair]` cos and sin of the rotary angles.
     cos: Vec<f32>,
     sin: Vec<f32>,
-    device: Device,
 }
 
-/// The token embedding table, kept quantized: rows are dequantized per
-/// lookup. Models without `output.weight` share it as the output matrix.
+/// The token embedding table, kept quantized in the file: rows are
+/// dequantized per lookup. Models without `output.weight` share it as the
+/// output matrix.
 struct Embedding {
-    table: Arc<QTensor>,
+    table: Weight,
     width: usize,
 }
 
 impl Embedding {
-    fn lookup(&self, ids: &[u32], device: &Device) -> candle_core::Result<Tensor> {
-        let ids_t = Tensor::new(ids, device)?;
-        self.table
-            .embedding(&ids_t)?
-            .reshape((1, ids.len(), self.width))
+    fn lookup(&self, ids: &[u32]) -> Result<Vec<f32>, Error> {
+        let mut x = vec![0f32; ids.len() * self.width];
+        for (row, &id) in x.chunks_exact_mut(self.width).zip(ids) {
+            self.table.row(id as usize, row)?;
+        }
+        Ok(x)
     }
 }
 
-fn err(e: candle_core::Error) -> Error {
-    Error::Run(e.to_string())
-}
-
 impl Decoder {
-    pub fn load<R: Read + Seek>(meta: &Meta, t: &mut Tensors<R>) -> Result<Decoder, Error> {
+    pub fn load(meta: &Gguf) -> Result<Decoder, Error> {
+        let t = meta;
         let arch = meta.arch.as_str();
         if meta.opt_usize("expert_count")?.unwrap_or(0) > 0 {
             return Err(Error::Unsupported(format!(
@@ -117,26 +111,26 @@ impl Decoder {
             Rope::Neox
         };
         let freq_factors = if t.has("rope_freqs.weight") {
-            Some(
-                t.f32("rope_freqs.weight")?
-                    .flatten_all()
-                    .and_then(|x| x.to_vec1::<f32>())
-                    .map_err(err)?,
-            )
+            Some(t.vec("rope_freqs.weight")?)
         } else {
             None
         };
-        let table = Arc::new(t.q("token_embd.weight")?);
-        let output = if t.has("output.weight") {
-            QMatMul::from_qtensor(t.q("output.weight")?)
-        } else {
-            QMatMul::from_arc(table.clone())
+        let table = t.weight("token_embd.weight")?;
+        if table.cols != width {
+            return Err(Error::load(format!(
+                "token_embd.weight has rows of {} values, the model is {width} wide",
+                table.cols
+            )));
         }
-        .map_err(err)?;
+        let output = if t.has("output.weight") {
+            t.weight("output.weight")?
+        } else {
+            table.clone()
+        };
         let mut layers = Vec::with_capacity(n_layer);
         for i in 0..n_layer {
             let p = format!("blk.{i}");
-            let opt = |t: &mut Tensors<R>, name: &str| -> Result<Option<Vec<f32>>, Error> {
+            let opt = |t: &Gguf, name: &str| -> Result<Option<Vec<f32>>, Error> {
                 let full = format!("{p}.{name}");
                 if t.has(&full) {
                     t.vec(&full).map(Some)
@@ -144,10 +138,7 @@ impl Decoder {
                     Ok(None)
                 }
             };
-            let mm = |t: &mut Tensors<R>, name: &str| -> Result<QMatMul, Error> {
-                let q = t.q(&format!("{p}.{name}"))?;
-                QMatMul::from_qtensor(q).map_err(err)
-            };
+            let mm = |t: &Gguf, name: &str| t.weight(&format!("{p}.{name}"));
             layers.push(Layer {
                 attn_norm: t.vec(&format!("{p}.attn_norm.weight"))?,
                 wq: mm(t, "attn_q.weight")?,
@@ -167,7 +158,6 @@ impl Decoder {
             });
         }
         let norm = t.vec("output_norm.weight")?;
-        let device = t.device.clone();
         let mut d = Decoder {
             embed: Embedding { table, width },
             layers,
@@ -182,7 +172,6 @@ impl Decoder {
             freq_factors,
             cos: Vec::new(),
             sin: Vec::new(),
-            device,
         };
         d.ensure_rope(512);
         Ok(d)
@@ -227,12 +216,13 @@ impl Decoder {
         }
     }
 
-    pub fn forward(&mut self, ids: &[u32], pos: usize) -> candle_core::Result<Tensor> {
+    /// Evaluates `ids` at positions `pos..` and returns the last one's
+    /// logits.
+    pub fn forward(&mut self, ids: &[u32], pos: usize) -> Result<Vec<f32>, Error> {
         let n = ids.len();
         self.ensure_rope(pos + n);
-        let dev = self.device.clone();
         let width = self.embed.width;
-        let mut x: Vec<f32> = self.embed.lookup(ids, &dev)?.flatten_all()?.to_vec1()?;
+        let mut x = self.embed.lookup(ids)?;
         let half = self.head_dim / 2;
         let cos = &self.cos[pos * half..(pos + n) * half];
         let sin = &self.sin[pos * half..(pos + n) * half];
@@ -244,20 +234,20 @@ impl Decoder {
         };
         let neox = self.rope == Rope::Neox;
         let eps = self.eps;
-        // a matrix product on candle: rows of `cols` values in, a vector out
-        let mm = |w: &QMatMul, v: &[f32], cols: usize| -> candle_core::Result<Vec<f32>> {
-            let t = Tensor::from_slice(v, (1, v.len() / cols, cols), &dev)?;
-            w.forward(&t)?.flatten_all()?.to_vec1()
+        // a matrix product: rows of `cols` values in, rows of the weight's
+        // row count out
+        let mm = |w: &Weight, v: &[f32], cols: usize| -> Result<Vec<f32>, Error> {
+            w.matmul(v, v.len() / cols)
         };
         for l in &mut self.layers {
             let h = attention::rms_norm(&x, &l.attn_norm, eps);
             // [token][head][dim], bias, per-head norm, RoPE
-            let proj = |w: &QMatMul,
+            let proj = |w: &Weight,
                         b: &Option<Vec<f32>>,
                         norm: &Option<Vec<f32>>,
                         heads: usize,
                         rotate: bool|
-             -> candle_core::Result<Vec<f32>> {
+             -> Result<Vec<f32>, Error> {
                 let mut v = mm(w, &h, width)?;
                 if let Some(b) = b {
                     for row in v.chunks_exact_mut(b.len()) {
@@ -303,8 +293,6 @@ impl Decoder {
             }
         }
         let last = attention::rms_norm(&x[(n - 1) * width..], &self.norm, eps);
-        let logits = mm(&self.output, &last, width)?;
-        let len = logits.len();
-        Tensor::from_vec(logits, len, &dev)
+        mm(&self.output, &last, width)
     }
 }

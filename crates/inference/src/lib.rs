@@ -18,8 +18,10 @@ pub mod quant;
 pub mod sampler;
 mod simd;
 pub mod threads;
+pub mod weights;
 
 pub use error::Error;
 pub use generate::{DoneReason, Generation, PromptTokens, Step, Timings};
 pub use model::Model;
 pub use options::Options;
+pub use weights::Blob;

@@ -2,16 +2,18 @@
 //!
 //! The llama-style decoders (`llama`: SmolLM2, TinyLlama, Llama 2/3.x,
 //! Mistral 7B; `qwen2`; `qwen3`) run on this crate's own graph in
-//! [`crate::decoder`], whose `Q4_0` / `Q4_1` / `Q8_0` matrix products use the
-//! kernels in [`crate::quant`]. `phi3` and `gemma`/`gemma2`/`gemma3` run on
-//! candle-transformers' quantized models.
+//! [`crate::decoder`], on the file's weights in place (see
+//! [`crate::weights`]) with the kernels in [`crate::quant`]. `phi3` and
+//! `gemma`/`gemma2`/`gemma3` run on candle-transformers' quantized models.
 
 use crate::decoder::Decoder;
 use crate::error::Error;
-use candle_core::quantized::{gguf_file, QStorage, QTensor};
+use crate::weights::{Blob, Gguf};
+use candle_core::quantized::gguf_file;
 use candle_core::{Device, Tensor};
 use candle_transformers::models as cm;
 use std::io::{Read, Seek, SeekFrom};
+use std::sync::Arc;
 
 /// A loaded model, ready to evaluate tokens.
 pub struct Model {
@@ -34,201 +36,46 @@ pub const ARCHITECTURES: &[&str] = &[
     "llama", "qwen2", "qwen3", "phi3", "gemma", "gemma2", "gemma3",
 ];
 
-/// Reads metadata values of a candle [`gguf_file::Content`].
-pub(crate) struct Meta<'a> {
-    pub ct: &'a gguf_file::Content,
-    pub arch: String,
-}
-
-impl Meta<'_> {
-    pub fn get(&self, key: &str) -> Option<&gguf_file::Value> {
-        self.ct.metadata.get(key)
-    }
-
-    /// `<arch>.<key>` as an unsigned integer.
-    pub fn usize(&self, key: &str) -> Result<usize, Error> {
-        let full = format!("{}.{key}", self.arch);
-        self.opt_usize(key)?
-            .ok_or_else(|| Error::load(format!("the GGUF has no {full}")))
-    }
-
-    pub fn opt_usize(&self, key: &str) -> Result<Option<usize>, Error> {
-        use gguf_file::Value as V;
-        let full = format!("{}.{key}", self.arch);
-        let Some(v) = self.get(&full) else {
-            return Ok(None);
-        };
-        let n: i128 = match v {
-            V::U8(x) => *x as i128,
-            V::I8(x) => *x as i128,
-            V::U16(x) => *x as i128,
-            V::I16(x) => *x as i128,
-            V::U32(x) => *x as i128,
-            V::I32(x) => *x as i128,
-            V::U64(x) => *x as i128,
-            V::I64(x) => *x as i128,
-            // llama.cpp accepts an array for per-layer values; all small
-            // models here have one value for every layer.
-            V::Array(a) if !a.is_empty() => {
-                return Meta::array_first(a, &full);
-            }
-            other => {
-                return Err(Error::load(format!(
-                    "{full} should be an integer, found {other:?}"
-                )))
-            }
-        };
-        usize::try_from(n)
-            .map(Some)
-            .map_err(|_| Error::load(format!("{full} = {n} is out of range")))
-    }
-
-    fn array_first(a: &[gguf_file::Value], full: &str) -> Result<Option<usize>, Error> {
-        use gguf_file::Value as V;
-        let first = match &a[0] {
-            V::U32(x) => *x as usize,
-            V::I32(x) if *x >= 0 => *x as usize,
-            other => {
-                return Err(Error::load(format!(
-                    "{full} should hold integers, found {other:?}"
-                )))
-            }
-        };
-        Ok(Some(first))
-    }
-
-    /// `<arch>.<key>` as a float.
-    pub fn opt_f32(&self, key: &str) -> Result<Option<f32>, Error> {
-        use gguf_file::Value as V;
-        let full = format!("{}.{key}", self.arch);
-        match self.get(&full) {
-            None => Ok(None),
-            Some(V::F32(x)) => Ok(Some(*x)),
-            Some(V::F64(x)) => Ok(Some(*x as f32)),
-            Some(other) => Err(Error::load(format!(
-                "{full} should be a float, found {other:?}"
-            ))),
-        }
-    }
-}
-
-/// Reads tensors of a GGUF whose metadata is already parsed.
-pub(crate) struct Tensors<'a, R> {
-    pub ct: &'a gguf_file::Content,
-    pub reader: &'a mut R,
-    pub device: &'a Device,
-}
-
-impl<R: Read + Seek> Tensors<'_, R> {
-    pub fn has(&self, name: &str) -> bool {
-        self.ct.tensor_infos.contains_key(name)
-    }
-
-    /// A weight as a quantized tensor: `Q4_0`, `Q4_1` and `Q8_0` on this
-    /// crate's kernels, other types on candle's.
-    pub fn q(&mut self, name: &str) -> Result<QTensor, Error> {
-        let info = self
-            .ct
-            .tensor_infos
-            .get(name)
-            .ok_or_else(|| Error::load(format!("the GGUF has no tensor {name}")))?;
-        let dtype = info.ggml_dtype;
-        let shape = info.shape.clone();
-        let Some(kind) = crate::quant::Kind::of(dtype) else {
-            return self
-                .ct
-                .tensor(self.reader, name, self.device)
-                .map_err(|e| Error::load(format!("tensor {name}: {e}")));
-        };
-        let elems = shape.elem_count();
-        if elems % dtype.block_size() != 0 {
-            return Err(Error::load(format!(
-                "tensor {name}: {elems} values are not whole {dtype:?} blocks"
-            )));
-        }
-        let bytes = elems / dtype.block_size() * dtype.type_size();
-        let start = self
-            .ct
-            .tensor_data_offset
-            .checked_add(info.offset)
-            .ok_or_else(|| Error::load(format!("tensor {name}: offset overflows")))?;
-        let mut buf = vec![0u8; bytes];
-        self.reader
-            .seek(SeekFrom::Start(start))
-            .and_then(|_| self.reader.read_exact(&mut buf))
-            .map_err(|e| {
-                Error::load(format!(
-                    "tensor {name}: cannot read {bytes} bytes at offset {start}: {e}"
-                ))
-            })?;
-        let storage = crate::quant::FastStorage::from_bytes(kind, &buf)
-            .map_err(|e| Error::load(format!("tensor {name}: {e}")))?;
-        QTensor::new(QStorage::Cpu(Box::new(storage)), shape)
-            .map_err(|e| Error::load(format!("tensor {name}: {e}")))
-    }
-
-    /// A small tensor (norm weights, biases) as f32 values.
-    pub fn vec(&mut self, name: &str) -> Result<Vec<f32>, Error> {
-        self.f32(name)?
-            .flatten_all()
-            .and_then(|t| t.to_vec1())
-            .map_err(|e| Error::load(format!("tensor {name}: {e}")))
-    }
-
-    /// A small tensor (norm weights, biases) as f32.
-    pub fn f32(&mut self, name: &str) -> Result<Tensor, Error> {
-        self.q(name)?
-            .dequantize(self.device)
-            .map_err(|e| Error::load(format!("tensor {name}: {e}")))
-    }
-}
-
 impl Model {
-    /// Loads a model from GGUF bytes behind any `Read + Seek` (a byte slice
-    /// in a `Cursor`, or a reader over a browser `File`). Only the tensors
-    /// the architecture uses are read.
-    pub fn load<R: Read + Seek>(reader: &mut R) -> Result<Model, Error> {
-        let device = Device::Cpu;
-        reader
-            .seek(SeekFrom::Start(0))
-            .map_err(|e| Error::load(e.to_string()))?;
-        let ct = gguf_file::Content::read(reader).map_err(|e| Error::load(e.to_string()))?;
-        let arch = match ct.metadata.get("general.architecture") {
-            Some(gguf_file::Value::String(s)) => s.clone(),
-            _ => return Err(Error::load("the GGUF has no general.architecture")),
-        };
+    /// Loads a model from the bytes of a whole GGUF file, held once: the
+    /// weights of this crate's own graph are views into `blob`, which the
+    /// model keeps (a buffer the caller read, or a memory map).
+    pub fn from_blob(blob: Blob) -> Result<Model, Error> {
+        let g = Gguf::parse(blob)?;
+        let arch = g.arch.clone();
         if !ARCHITECTURES.contains(&arch.as_str()) {
             return Err(Error::Unsupported(format!(
                 "architecture {arch:?} cannot run here; supported: {}",
                 ARCHITECTURES.join(", ")
             )));
         }
-        let meta = Meta {
-            ct: &ct,
-            arch: arch.clone(),
-        };
-        let n_ctx_train = meta.opt_usize("context_length")?.unwrap_or(2048);
-        let n_vocab = match ct.metadata.get("tokenizer.ggml.tokens") {
-            Some(gguf_file::Value::Array(a)) => a.len(),
-            _ => 0,
-        };
+        let n_ctx_train = g.opt_usize("context_length")?.unwrap_or(2048);
+        let n_vocab = g.n_vocab();
+        let device = Device::Cpu;
         let net = match arch.as_str() {
-            "llama" | "qwen2" | "qwen3" => {
-                let mut t = Tensors {
-                    ct: &ct,
-                    reader,
-                    device: &device,
-                };
-                Net::Decoder(Box::new(Decoder::load(&meta, &mut t)?))
+            "llama" | "qwen2" | "qwen3" => Net::Decoder(Box::new(Decoder::load(&g)?)),
+            _ => {
+                // candle-transformers reads its own copy of the tensors
+                let mut reader = std::io::Cursor::new((*g.blob).as_ref());
+                let ct = gguf_file::Content::read(&mut reader)
+                    .map_err(|e| Error::load(e.to_string()))?;
+                if arch == "phi3" {
+                    Net::Phi3(Box::new(
+                        cm::quantized_phi3::ModelWeights::from_gguf(
+                            false,
+                            ct,
+                            &mut reader,
+                            &device,
+                        )
+                        .map_err(|e| Error::load(e.to_string()))?,
+                    ))
+                } else {
+                    Net::Gemma(Box::new(
+                        cm::quantized_gemma3::ModelWeights::from_gguf(ct, &mut reader, &device)
+                            .map_err(|e| Error::load(e.to_string()))?,
+                    ))
+                }
             }
-            "phi3" => Net::Phi3(Box::new(
-                cm::quantized_phi3::ModelWeights::from_gguf(false, ct, reader, &device)
-                    .map_err(|e| Error::load(e.to_string()))?,
-            )),
-            _ => Net::Gemma(Box::new(
-                cm::quantized_gemma3::ModelWeights::from_gguf(ct, reader, &device)
-                    .map_err(|e| Error::load(e.to_string()))?,
-            )),
         };
         Ok(Model {
             net,
@@ -240,9 +87,26 @@ impl Model {
         })
     }
 
-    /// Loads a model from the bytes of a whole GGUF file.
+    /// Loads a model from GGUF bytes behind any `Read + Seek`, read whole
+    /// into one buffer the model keeps.
+    pub fn load<R: Read + Seek>(reader: &mut R) -> Result<Model, Error> {
+        let mut bytes = Vec::new();
+        reader
+            .seek(SeekFrom::Start(0))
+            .and_then(|_| reader.read_to_end(&mut bytes))
+            .map_err(|e| Error::load(e.to_string()))?;
+        Model::from_vec(bytes)
+    }
+
+    /// Loads a model from a buffer holding a whole GGUF file, which the
+    /// model keeps without copying it.
+    pub fn from_vec(bytes: Vec<u8>) -> Result<Model, Error> {
+        Model::from_blob(Arc::new(bytes))
+    }
+
+    /// Loads a model from the bytes of a whole GGUF file (copied once).
     pub fn from_bytes(bytes: &[u8]) -> Result<Model, Error> {
-        Model::load(&mut std::io::Cursor::new(bytes))
+        Model::from_vec(bytes.to_vec())
     }
 
     /// `general.architecture`.
@@ -287,19 +151,26 @@ impl Model {
         }
         let pos = self.pos;
         let logits = match &mut self.net {
-            Net::Decoder(d) => d.forward(tokens, pos),
-            Net::Phi3(m) => Tensor::new(tokens, &self.device)
-                .and_then(|t| t.unsqueeze(0))
-                .and_then(|x| m.forward(&x, pos)),
-            Net::Gemma(m) => Tensor::new(tokens, &self.device)
-                .and_then(|t| t.unsqueeze(0))
-                .and_then(|x| m.forward(&x, pos)),
-        }
-        .and_then(|t| t.flatten_all())
-        .and_then(|t| t.to_dtype(candle_core::DType::F32))
-        .and_then(|t| t.to_vec1::<f32>())
-        .map_err(|e| Error::Run(e.to_string()))?;
+            Net::Decoder(d) => d.forward(tokens, pos)?,
+            Net::Phi3(m) => candle_logits(
+                Tensor::new(tokens, &self.device)
+                    .and_then(|t| t.unsqueeze(0))
+                    .and_then(|x| m.forward(&x, pos)),
+            )?,
+            Net::Gemma(m) => candle_logits(
+                Tensor::new(tokens, &self.device)
+                    .and_then(|t| t.unsqueeze(0))
+                    .and_then(|x| m.forward(&x, pos)),
+            )?,
+        };
         self.pos += tokens.len();
         Ok(logits)
     }
+}
+
+fn candle_logits(t: candle_core::Result<Tensor>) -> Result<Vec<f32>, Error> {
+    t.and_then(|t| t.flatten_all())
+        .and_then(|t| t.to_dtype(candle_core::DType::F32))
+        .and_then(|t| t.to_vec1::<f32>())
+        .map_err(|e| Error::Run(e.to_string()))
 }

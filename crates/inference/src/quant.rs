@@ -1,6 +1,6 @@
 //! Quantized matrix-vector kernels for the GGUF block types small models
-//! ship in (`Q4_0`, `Q4_1`, `Q8_0`), plugged into candle as a
-//! [`QuantizedType`] storage.
+//! ship in (`Q4_0`, `Q4_1`, `Q8_0`), reading the weights in place from the
+//! file's bytes.
 //!
 //! candle 0.11 computes `Q4_1` with a scalar loop and picks its `Q8_0` SIMD
 //! path at compile time only, so a SmolLM2 Q4_1 token cost about 50 ms on
@@ -12,12 +12,10 @@
 //! is chosen at run time on x86-64, `simd128` at compile time on wasm32,
 //! and a scalar loop with the same arithmetic everywhere else.
 //!
-//! Each storage keeps the blocks in ggml's byte layout (`#[repr(C)]`, the
-//! same as candle's own block structs), so candle code that reinterprets
-//! `as_ptr` for these dtypes reads the right bytes.
+//! The block structs have ggml's byte layout (`#[repr(C)]`), so a tensor's
+//! bytes are used as blocks where they lie, without a copy.
 
-use candle_core::quantized::{GgmlDType, QuantizedType};
-use candle_core::{CpuStorage, Result};
+use candle_core::quantized::GgmlDType;
 use half::f16;
 
 /// Values per block for all three types.
@@ -104,7 +102,7 @@ fn round_even(x: f32) -> f32 {
     (x + MAGIC) - MAGIC
 }
 
-/// The weight types with a fast path here.
+/// The weight types this crate multiplies with, in ggml's block layouts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// ggml `Q4_0`
@@ -115,8 +113,21 @@ pub enum Kind {
     Q8_0,
 }
 
+/// Every kind, in ggml type id order.
+pub const KINDS: &[Kind] = &[Kind::Q4_0, Kind::Q4_1, Kind::Q8_0];
+
 impl Kind {
-    /// The kind for a ggml dtype, if it has a fast path.
+    /// The kind for a ggml type id (`ggml_type`), if this crate runs it.
+    pub fn from_ggml(id: u32) -> Option<Kind> {
+        match id {
+            2 => Some(Kind::Q4_0),
+            3 => Some(Kind::Q4_1),
+            8 => Some(Kind::Q8_0),
+            _ => None,
+        }
+    }
+
+    /// The kind for a candle ggml dtype, if this crate runs it.
     pub fn of(dtype: GgmlDType) -> Option<Kind> {
         match dtype {
             GgmlDType::Q4_0 => Some(Kind::Q4_0),
@@ -126,100 +137,88 @@ impl Kind {
         }
     }
 
-    fn block_bytes(self) -> usize {
+    /// ggml's name of the type.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Q4_0 => "Q4_0",
+            Kind::Q4_1 => "Q4_1",
+            Kind::Q8_0 => "Q8_0",
+        }
+    }
+
+    /// Values per block.
+    pub fn block_values(self) -> usize {
+        QK
+    }
+
+    /// Bytes per block.
+    pub fn block_bytes(self) -> usize {
         match self {
             Kind::Q4_0 => 18,
             Kind::Q4_1 => 20,
             Kind::Q8_0 => 34,
         }
     }
+
+    /// The alignment the block structs need of a byte slice.
+    pub fn align(self) -> usize {
+        2
+    }
 }
 
-/// Blocks of one weight tensor.
-#[derive(Clone, Debug)]
-pub(crate) enum Blocks {
-    Q4_0(Vec<BlockQ4_0>),
-    Q4_1(Vec<BlockQ4_1>),
-    Q8_0(Vec<BlockQ8_0>),
+/// Blocks of one weight tensor, borrowed from the file's bytes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Blocks<'a> {
+    Q4_0(&'a [BlockQ4_0]),
+    Q4_1(&'a [BlockQ4_1]),
+    Q8_0(&'a [BlockQ8_0]),
 }
 
-/// A weight tensor's blocks as a candle CPU quantized storage.
-#[derive(Clone, Debug)]
-pub struct FastStorage {
-    blocks: Blocks,
+/// Reinterprets `bytes` as blocks of `T` in place.
+fn cast<T: Copy>(bytes: &[u8]) -> std::result::Result<&[T], String> {
+    let size = std::mem::size_of::<T>();
+    if !bytes.len().is_multiple_of(size) {
+        return Err(format!(
+            "{} bytes are not a whole number of {size}-byte blocks",
+            bytes.len()
+        ));
+    }
+    if !(bytes.as_ptr() as usize).is_multiple_of(std::mem::align_of::<T>()) {
+        return Err(format!(
+            "block data is not aligned to {} bytes",
+            std::mem::align_of::<T>()
+        ));
+    }
+    // SAFETY: the block structs are `#[repr(C)]` of integers and integer
+    // arrays (every bit pattern is a value, no padding: their sizes equal
+    // ggml's block sizes, checked in the tests), the length is a whole
+    // number of blocks and the pointer is aligned for `T` (both checked
+    // above); the slice borrows `bytes`, which outlives it.
+    Ok(unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const T, bytes.len() / size) })
 }
 
-fn le16(b: &[u8]) -> u16 {
-    u16::from_le_bytes([b[0], b[1]])
-}
-
-impl FastStorage {
-    /// Parses ggml blocks from their file bytes (little-endian scales).
-    /// `bytes.len()` must be a whole number of blocks.
-    pub fn from_bytes(kind: Kind, bytes: &[u8]) -> std::result::Result<FastStorage, String> {
+impl<'a> Blocks<'a> {
+    /// The blocks of `kind` in `bytes` (little-endian scales, as in GGUF),
+    /// without copying. `bytes` must be a whole number of blocks, aligned
+    /// to [`Kind::align`].
+    pub fn new(kind: Kind, bytes: &'a [u8]) -> std::result::Result<Blocks<'a>, String> {
         let bb = kind.block_bytes();
         if !bytes.len().is_multiple_of(bb) {
             return Err(format!(
-                "{kind:?} data of {} bytes is not a whole number of {bb}-byte blocks",
+                "{} data of {} bytes is not a whole number of {bb}-byte blocks",
+                kind.name(),
                 bytes.len()
             ));
         }
-        let chunks = bytes.chunks_exact(bb);
-        let blocks = match kind {
-            Kind::Q4_0 => Blocks::Q4_0(
-                chunks
-                    .map(|c| {
-                        let mut b = BlockQ4_0 {
-                            d: le16(c),
-                            ..Default::default()
-                        };
-                        b.qs.copy_from_slice(&c[2..18]);
-                        b
-                    })
-                    .collect(),
-            ),
-            Kind::Q4_1 => Blocks::Q4_1(
-                chunks
-                    .map(|c| {
-                        let mut b = BlockQ4_1 {
-                            d: le16(c),
-                            m: le16(&c[2..]),
-                            ..Default::default()
-                        };
-                        b.qs.copy_from_slice(&c[4..20]);
-                        b
-                    })
-                    .collect(),
-            ),
-            Kind::Q8_0 => Blocks::Q8_0(
-                chunks
-                    .map(|c| {
-                        let mut b = BlockQ8_0 {
-                            d: le16(c),
-                            ..Default::default()
-                        };
-                        for (q, &x) in b.qs.iter_mut().zip(&c[2..34]) {
-                            *q = x as i8;
-                        }
-                        b
-                    })
-                    .collect(),
-            ),
-        };
-        Ok(FastStorage { blocks })
-    }
-
-    /// The kind of blocks held.
-    pub fn kind(&self) -> Kind {
-        match self.blocks {
-            Blocks::Q4_0(_) => Kind::Q4_0,
-            Blocks::Q4_1(_) => Kind::Q4_1,
-            Blocks::Q8_0(_) => Kind::Q8_0,
-        }
+        Ok(match kind {
+            Kind::Q4_0 => Blocks::Q4_0(cast(bytes)?),
+            Kind::Q4_1 => Blocks::Q4_1(cast(bytes)?),
+            Kind::Q8_0 => Blocks::Q8_0(cast(bytes)?),
+        })
     }
 
     fn n_blocks(&self) -> usize {
-        match &self.blocks {
+        match self {
             Blocks::Q4_0(b) => b.len(),
             Blocks::Q4_1(b) => b.len(),
             Blocks::Q8_0(b) => b.len(),
@@ -227,9 +226,9 @@ impl FastStorage {
     }
 
     /// Dequantizes blocks `[first, first + count)` into `out`.
-    pub fn dequantize_blocks(&self, first: usize, count: usize, out: &mut [f32]) {
+    pub fn dequantize(&self, first: usize, count: usize, out: &mut [f32]) {
         let out = &mut out[..count * QK];
-        match &self.blocks {
+        match self {
             Blocks::Q4_0(b) => {
                 for (blk, o) in b[first..first + count].iter().zip(out.chunks_exact_mut(QK)) {
                     let d = h(blk.d);
@@ -263,7 +262,7 @@ impl FastStorage {
     /// the quantized activations `ys`.
     fn dot(&self, first: usize, ys: &[BlockQ8]) -> f32 {
         let n = ys.len();
-        match &self.blocks {
+        match self {
             Blocks::Q4_0(b) => kernels::dot_q4_0(&b[first..first + n], ys),
             Blocks::Q4_1(b) => kernels::dot_q4_1(&b[first..first + n], ys),
             Blocks::Q8_0(b) => kernels::dot_q8_0(&b[first..first + n], ys),
@@ -272,7 +271,7 @@ impl FastStorage {
 
     /// `dst[i][j] = lhs[i] · row_j` for an `(m, k)` lhs against `n` weight
     /// rows of `k` values.
-    pub fn matmul(&self, (m, k, n): (usize, usize, usize), lhs: &[f32], dst: &mut [f32]) {
+    fn matmul(&self, (m, k, n): (usize, usize, usize), lhs: &[f32], dst: &mut [f32]) {
         let kb = k / QK;
         let mut ys = Vec::with_capacity(kb * m);
         let mut row = Vec::with_capacity(kb);
@@ -288,7 +287,7 @@ impl FastStorage {
             let mut i = 0;
             // four activation rows at a time share each weight block's
             // unpacking (each row's arithmetic is unchanged)
-            if let Blocks::Q4_1(b) = &self.blocks {
+            if let Blocks::Q4_1(b) = self {
                 while i + 4 <= m {
                     let y: [&[BlockQ8]; 4] =
                         std::array::from_fn(|r| &ys[(i + r) * kb..(i + r + 1) * kb]);
@@ -317,6 +316,51 @@ impl FastStorage {
     }
 }
 
+/// Dequantizes the whole blocks of `kind` in `bytes` into `out`.
+pub fn dequantize(kind: Kind, bytes: &[u8], out: &mut [f32]) -> std::result::Result<(), String> {
+    let b = Blocks::new(kind, bytes)?;
+    let nb = b.n_blocks();
+    if out.len() < nb * kind.block_values() {
+        return Err(format!(
+            "{nb} {} blocks need {} values, the output holds {}",
+            kind.name(),
+            nb * kind.block_values(),
+            out.len()
+        ));
+    }
+    b.dequantize(0, nb, out);
+    Ok(())
+}
+
+/// `dst[i][j] = lhs[i] · w_j` for an `(m, k)` row-major `lhs` and `n`
+/// weight rows of `k` values each, held as blocks of `kind` in `w` (a whole
+/// tensor as it lies in the file), computed as llama.cpp's CPU backend does
+/// for its `MUL_MAT`.
+pub fn matmul(
+    kind: Kind,
+    w: &[u8],
+    mkn: (usize, usize, usize),
+    lhs: &[f32],
+    dst: &mut [f32],
+) -> std::result::Result<(), String> {
+    let (m, k, n) = mkn;
+    let b = Blocks::new(kind, w)?;
+    let bv = kind.block_values();
+    if !k.is_multiple_of(bv)
+        || b.n_blocks() != n * (k / bv)
+        || lhs.len() < m * k
+        || dst.len() < m * n
+    {
+        return Err(format!(
+            "{} matmul: weights of {} blocks do not fit (m, k, n) = {mkn:?}",
+            kind.name(),
+            b.n_blocks()
+        ));
+    }
+    b.matmul(mkn, lhs, dst);
+    Ok(())
+}
+
 /// Runs `f(tile_index, tile)` over `chunk`-sized tiles of `out`: on a rayon
 /// pool of [`crate::threads`] threads natively when there is more than one,
 /// otherwise in order on the calling thread (always so on wasm32).
@@ -333,161 +377,6 @@ fn par_tiles(out: &mut [f32], chunk: usize, f: impl Fn(usize, &mut [f32]) + Sync
     }
     for (t, o) in out.chunks_mut(chunk).enumerate() {
         f(t, o);
-    }
-}
-
-fn quantize_row_q4_1(xs: &[f32]) -> Vec<BlockQ4_1> {
-    xs.chunks_exact(QK)
-        .map(|c| {
-            let min = c.iter().copied().fold(f32::INFINITY, f32::min);
-            let max = c.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-            let d = (max - min) / 15.0;
-            let id = if d != 0.0 { 1.0 / d } else { 0.0 };
-            let mut b = BlockQ4_1 {
-                d: to_h(d),
-                m: to_h(min),
-                ..Default::default()
-            };
-            for j in 0..16 {
-                let q0 = (((c[j] - min) * id + 0.5) as u8).min(15);
-                let q1 = (((c[j + 16] - min) * id + 0.5) as u8).min(15);
-                b.qs[j] = q0 | (q1 << 4);
-            }
-            b
-        })
-        .collect()
-}
-
-fn quantize_row_q4_0(xs: &[f32]) -> Vec<BlockQ4_0> {
-    xs.chunks_exact(QK)
-        .map(|c| {
-            let mut amax = 0f32;
-            let mut max = 0f32;
-            for &x in c {
-                if x.abs() > amax {
-                    amax = x.abs();
-                    max = x;
-                }
-            }
-            let d = max / -8.0;
-            let id = if d != 0.0 { 1.0 / d } else { 0.0 };
-            let mut b = BlockQ4_0 {
-                d: to_h(d),
-                ..Default::default()
-            };
-            for j in 0..16 {
-                let q0 = ((c[j] * id + 8.5) as u8).min(15);
-                let q1 = ((c[j + 16] * id + 8.5) as u8).min(15);
-                b.qs[j] = q0 | (q1 << 4);
-            }
-            b
-        })
-        .collect()
-}
-
-impl QuantizedType for FastStorage {
-    fn dtype(&self) -> GgmlDType {
-        match self.kind() {
-            Kind::Q4_0 => GgmlDType::Q4_0,
-            Kind::Q4_1 => GgmlDType::Q4_1,
-            Kind::Q8_0 => GgmlDType::Q8_0,
-        }
-    }
-
-    fn matmul_t(&self, mkn: (usize, usize, usize), lhs: &[f32], dst: &mut [f32]) -> Result<()> {
-        let (m, k, n) = mkn;
-        if !k.is_multiple_of(QK)
-            || self.n_blocks() != n * (k / QK)
-            || lhs.len() < m * k
-            || dst.len() < m * n
-        {
-            candle_core::bail!(
-                "{:?} matmul: weights of {} blocks do not fit (m, k, n) = {mkn:?}",
-                self.kind(),
-                self.n_blocks()
-            );
-        }
-        self.matmul(mkn, lhs, dst);
-        Ok(())
-    }
-
-    fn matmul_t_f16(&self, mkn: (usize, usize, usize), lhs: &[f16], dst: &mut [f16]) -> Result<()> {
-        let lhs: Vec<f32> = lhs.iter().map(|x| x.to_f32()).collect();
-        let mut out = vec![0f32; dst.len()];
-        self.matmul_t(mkn, &lhs, &mut out)?;
-        for (d, o) in dst.iter_mut().zip(out) {
-            *d = f16::from_f32(o);
-        }
-        Ok(())
-    }
-
-    fn embedding(&self, ids: &[u32], rows: usize, hidden: usize) -> Result<CpuStorage> {
-        if !hidden.is_multiple_of(QK) {
-            candle_core::bail!("embedding width {hidden} is not a multiple of {QK}");
-        }
-        let kb = hidden / QK;
-        let mut out = vec![0f32; ids.len() * hidden];
-        for (o, &id) in out.chunks_exact_mut(hidden).zip(ids) {
-            let id = id as usize;
-            if id >= rows {
-                candle_core::bail!("token id {id} is outside the embedding table of {rows} rows");
-            }
-            self.dequantize_blocks(id * kb, kb, o);
-        }
-        Ok(CpuStorage::F32(out))
-    }
-
-    fn dequantize(&self, elem_count: usize) -> Result<CpuStorage> {
-        let nb = self.n_blocks();
-        if elem_count != nb * QK {
-            candle_core::bail!("dequantize: {elem_count} values asked of {nb} blocks");
-        }
-        let mut out = vec![0f32; elem_count];
-        self.dequantize_blocks(0, nb, &mut out);
-        Ok(CpuStorage::F32(out))
-    }
-
-    fn storage_size_in_bytes(&self) -> usize {
-        self.n_blocks() * self.kind().block_bytes()
-    }
-
-    fn as_ptr(&self) -> *const u8 {
-        match &self.blocks {
-            Blocks::Q4_0(b) => b.as_ptr() as *const u8,
-            Blocks::Q4_1(b) => b.as_ptr() as *const u8,
-            Blocks::Q8_0(b) => b.as_ptr() as *const u8,
-        }
-    }
-
-    fn block_size(&self) -> usize {
-        QK
-    }
-
-    fn from_float(&mut self, xs: &[f32]) {
-        self.blocks = match self.kind() {
-            Kind::Q4_0 => Blocks::Q4_0(quantize_row_q4_0(xs)),
-            Kind::Q4_1 => Blocks::Q4_1(quantize_row_q4_1(xs)),
-            Kind::Q8_0 => {
-                let mut q = Vec::new();
-                quantize_q8(xs, &mut q);
-                Blocks::Q8_0(
-                    q.iter()
-                        .map(|b| BlockQ8_0 {
-                            d: to_h(b.d),
-                            qs: b.qs,
-                        })
-                        .collect(),
-                )
-            }
-        };
-    }
-
-    fn from_float_imatrix(&mut self, xs: &[f32], _imatrix_weights: &[f32], _n_per_row: usize) {
-        self.from_float(xs)
-    }
-
-    fn size(&self) -> usize {
-        self.storage_size_in_bytes()
     }
 }
 
@@ -632,6 +521,13 @@ mod tests {
     }
 
     #[test]
+    fn block_structs_have_ggmls_sizes() {
+        assert_eq!(std::mem::size_of::<BlockQ4_0>(), Kind::Q4_0.block_bytes());
+        assert_eq!(std::mem::size_of::<BlockQ4_1>(), Kind::Q4_1.block_bytes());
+        assert_eq!(std::mem::size_of::<BlockQ8_0>(), Kind::Q8_0.block_bytes());
+    }
+
+    #[test]
     fn dequantization_equals_candles() {
         for (kind, dtype) in [
             (Kind::Q4_0, GgmlDType::Q4_0),
@@ -639,9 +535,8 @@ mod tests {
             (Kind::Q8_0, GgmlDType::Q8_0),
         ] {
             let bytes = blocks(kind, 24, 7);
-            let ours = FastStorage::from_bytes(kind, &bytes).unwrap();
             let mut got = vec![0f32; 24 * QK];
-            ours.dequantize_blocks(0, 24, &mut got);
+            dequantize(kind, &bytes, &mut got).unwrap();
             let theirs =
                 QStorage::from_data(std::borrow::Cow::Borrowed(&bytes), &Device::Cpu, dtype)
                     .unwrap();
@@ -690,8 +585,8 @@ mod tests {
                 ys
             })
             .collect();
-        let s = FastStorage::from_bytes(Kind::Q4_1, &blocks(Kind::Q4_1, 32, 5)).unwrap();
-        let Blocks::Q4_1(b) = &s.blocks else {
+        let bytes = blocks(Kind::Q4_1, 32, 5);
+        let Blocks::Q4_1(b) = Blocks::new(Kind::Q4_1, &bytes).unwrap() else {
             unreachable!()
         };
         let four = kernels::dot4_q4_1(b, [&rows[0], &rows[1], &rows[2], &rows[3]]);
@@ -712,9 +607,10 @@ mod tests {
             .into_iter()
             .flat_map(|k| (1..=16).map(move |s| (k, s)))
         {
-            let s = FastStorage::from_bytes(kind, &blocks(kind, 64, seed)).unwrap();
+            let bytes = blocks(kind, 64, seed);
+            let s = Blocks::new(kind, &bytes).unwrap();
             let fast = s.dot(0, &ys);
-            let slow = match &s.blocks {
+            let slow = match s {
                 Blocks::Q4_0(b) => kernels::dot_q4_0_scalar(b, &ys),
                 Blocks::Q4_1(b) => kernels::dot_q4_1_scalar(b, &ys),
                 Blocks::Q8_0(b) => kernels::dot_q8_0_scalar(b, &ys),
@@ -728,10 +624,11 @@ mod tests {
     fn matmul_handles_several_rows_and_bad_shapes() {
         // six rows: four through the shared-unpacking kernel, two alone
         let (m, k, n) = (6, 2 * QK, 5);
-        let s = FastStorage::from_bytes(Kind::Q4_1, &blocks(Kind::Q4_1, n * 2, 3)).unwrap();
+        let bytes = blocks(Kind::Q4_1, n * 2, 3);
+        let s = Blocks::new(Kind::Q4_1, &bytes).unwrap();
         let lhs = activations(m * k);
         let mut dst = vec![0f32; m * n];
-        s.matmul_t((m, k, n), &lhs, &mut dst).unwrap();
+        matmul(Kind::Q4_1, &bytes, (m, k, n), &lhs, &mut dst).unwrap();
         for i in 0..m {
             let mut ys = Vec::new();
             quantize_q8(&lhs[i * k..(i + 1) * k], &mut ys);
@@ -739,9 +636,17 @@ mod tests {
                 assert_eq!(dst[i * n + j], s.dot(j * 2, &ys));
             }
         }
-        assert!(s
-            .matmul_t((m, k, n + 1), &lhs, &mut vec![0f32; m * (n + 1)])
-            .is_err());
-        assert!(FastStorage::from_bytes(Kind::Q4_1, &[0u8; 21]).is_err());
+        assert!(matmul(
+            Kind::Q4_1,
+            &bytes,
+            (m, k, n + 1),
+            &lhs,
+            &mut vec![0f32; m * (n + 1)]
+        )
+        .is_err());
+        assert!(Blocks::new(Kind::Q4_1, &[0u8; 21]).is_err());
+        // a view that is not aligned for the blocks is refused, not misread
+        let odd = vec![0u8; 41];
+        assert!(Blocks::new(Kind::Q4_1, &odd[1..]).is_err());
     }
 }
