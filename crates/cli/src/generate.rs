@@ -22,6 +22,38 @@ use serde_json::Value as Json;
 use crate::{parse_json, write_json_line, Failure, Input};
 
 /// Writes `{"error": ...}` and fails with exit 1, as Ollama answers an error.
+/// Reads the model file whole into the one buffer the model keeps (its
+/// weights are used in place), showing progress by bytes on stderr when
+/// stderr is a terminal.
+fn read_model(path: &str) -> Result<Vec<u8>, String> {
+    use std::io::{IsTerminal, Read};
+    let fail = |e: io::Error| format!("cannot read {path}: {e}");
+    let mut f = std::fs::File::open(path).map_err(fail)?;
+    let total = f.metadata().map_err(fail)?.len();
+    let show = io::stderr().is_terminal();
+    let mut bytes = Vec::with_capacity(total as usize);
+    let mut chunk = vec![0u8; 8 << 20];
+    let mb = |b: u64| b as f64 / 1e6;
+    loop {
+        let n = f.read(&mut chunk).map_err(fail)?;
+        if n == 0 {
+            break;
+        }
+        bytes.extend_from_slice(&chunk[..n]);
+        if show {
+            eprint!(
+                "\rloading {path}: {:.0} of {:.0} MB",
+                mb(bytes.len() as u64),
+                mb(total)
+            );
+        }
+    }
+    if show {
+        eprintln!();
+    }
+    Ok(bytes)
+}
+
 fn engine_error(out: &mut impl Write, message: &str) -> Result<(), Failure> {
     write_json_line(out, &response::error(message))?;
     out.flush().ok();
@@ -147,21 +179,18 @@ pub fn run(args: Args) -> Result<(), Failure> {
         debug: args.debug,
     };
     let mut failed = None;
-    let result = engine::generate::run(
-        job,
-        || std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}")),
-        &clock,
-        &mut |c| match sink.send(&mut out, &c).and_then(|()| {
+    let result = engine::generate::run(job, || read_model(&path), &clock, &mut |c| match sink
+        .send(&mut out, &c)
+        .and_then(|()| {
             out.flush()
                 .map_err(|e| Failure::Usage(format!("cannot write output: {e}")))
         }) {
-            Ok(()) => true,
-            Err(e) => {
-                failed = Some(e);
-                false
-            }
-        },
-    );
+        Ok(()) => true,
+        Err(e) => {
+            failed = Some(e);
+            false
+        }
+    });
     if let Some(e) = failed {
         return Err(e);
     }

@@ -123,6 +123,16 @@ fn greedy_chat_streams_ollama_chunks() {
     // the opt-in debug output rides on the first chunk
     assert_eq!(l[0]["_debug_info"]["prompt_tokens"], n_prompt);
     assert_eq!(l[0]["_debug_info"]["options"]["temperature"], 0.0);
+    // and says what runs where
+    let runner = &l[0]["_debug_info"]["runner"];
+    assert_eq!(runner["arch"], "llama");
+    assert_eq!(runner["graph"], "Promptscope's decoder");
+    assert_eq!(
+        runner["tensor_types"],
+        json!([{"type": "Q4_1", "count": 210}, {"type": "F32", "count": 61}, {"type": "Q8_0", "count": 1}])
+    );
+    assert!(runner["threads"].as_u64().unwrap() >= 1);
+    assert!(["AVX2", "scalar"].contains(&runner["cpu"].as_str().unwrap()));
     for c in &l[..l.len() - 1] {
         assert_eq!(c["done"], false);
         assert_eq!(c["message"]["role"], "assistant");

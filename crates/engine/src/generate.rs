@@ -190,7 +190,7 @@ pub fn run(
     } else {
         let load_start = clock();
         let bytes = load_model().map_err(|e| Fail::new(500, e))?;
-        let mut model = match Model::from_bytes(&bytes) {
+        let mut model = match Model::from_vec(bytes) {
             Ok(m) => m,
             Err(e) => {
                 return Err(Fail::new(
@@ -201,7 +201,6 @@ pub fn run(
                 ))
             }
         };
-        drop(bytes);
         let load_duration = clock() - load_start;
         let seed = (SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -214,6 +213,9 @@ pub fn run(
         };
         let mut debug = debug.map(|mut d| {
             d["seed"] = g.seed().into();
+            // what runs where: the graph, the weight types, the CPU
+            // instructions and threads
+            d["runner"] = model.runner().to_json();
             d
         });
         // what the handler makes of the pieces: the model's parser, the

@@ -15,6 +15,7 @@ pub mod generate;
 pub mod model;
 pub mod options;
 pub mod quant;
+pub mod report;
 pub mod sampler;
 mod simd;
 pub mod threads;

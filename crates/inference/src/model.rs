@@ -23,6 +23,8 @@ pub struct Model {
     n_vocab: usize,
     n_ctx_train: usize,
     pos: usize,
+    types: Vec<(String, usize)>,
+    weight_bytes: u64,
 }
 
 enum Net {
@@ -51,6 +53,8 @@ impl Model {
         }
         let n_ctx_train = g.opt_usize("context_length")?.unwrap_or(2048);
         let n_vocab = g.n_vocab();
+        let types = crate::report::tensor_types(&g.file);
+        let weight_bytes = g.file.tensor_bytes();
         let device = Device::Cpu;
         let net = match arch.as_str() {
             "llama" | "qwen2" | "qwen3" => Net::Decoder(Box::new(Decoder::load(&g)?)),
@@ -84,7 +88,25 @@ impl Model {
             n_vocab,
             n_ctx_train,
             pos: 0,
+            types,
+            weight_bytes,
         })
+    }
+
+    /// What runs where: the graph, the weight types, the CPU instructions
+    /// and the threads.
+    pub fn runner(&self) -> crate::report::Runner {
+        crate::report::Runner {
+            arch: self.arch.clone(),
+            graph: match self.net {
+                Net::Decoder(_) => "Promptscope's decoder",
+                _ => "candle-transformers",
+            },
+            types: self.types.clone(),
+            simd: crate::report::simd(),
+            threads: crate::threads::current(),
+            weight_bytes: self.weight_bytes,
+        }
     }
 
     /// Loads a model from GGUF bytes behind any `Read + Seek`, read whole

@@ -160,16 +160,19 @@ impl Sampler {
             .collect();
         let mut sorted = false;
         if !self.penalties_off() {
-            for x in &mut c {
-                if let Some(&n) = self.counts.get(&x.id) {
-                    if x.logit <= 0.0 {
-                        x.logit *= self.opts.repeat_penalty;
-                    } else {
-                        x.logit /= self.opts.repeat_penalty;
-                    }
-                    x.logit -= n as f32 * self.opts.frequency_penalty
-                        + (n > 0) as i32 as f32 * self.opts.presence_penalty;
+            // only the tokens seen in the penalty window change (c is still
+            // indexed by token id here)
+            for (&id, &n) in &self.counts {
+                let Some(x) = c.get_mut(id as usize) else {
+                    continue;
+                };
+                if x.logit <= 0.0 {
+                    x.logit *= self.opts.repeat_penalty;
+                } else {
+                    x.logit /= self.opts.repeat_penalty;
                 }
+                x.logit -= n as f32 * self.opts.frequency_penalty
+                    + (n > 0) as i32 as f32 * self.opts.presence_penalty;
             }
         }
         // top-k

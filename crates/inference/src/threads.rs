@@ -51,3 +51,15 @@ pub(crate) fn pool() -> Option<std::sync::Arc<rayon::ThreadPool>> {
     .unwrap_or_else(|e| e.into_inner())
     .clone()
 }
+
+/// The number of threads the matrix products use now.
+pub fn current() -> usize {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        pool().map_or(1, |p| p.current_num_threads())
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        1
+    }
+}
