@@ -1,0 +1,47 @@
+//! A damaged model file is refused with an error that says what is wrong,
+//! never a panic: cut short, its tensor data overlapping the end, or its
+//! metadata disagreeing with its tensors.
+
+use inference::Model;
+
+fn smollm2() -> Vec<u8> {
+    std::fs::read(testkit::smollm2()).unwrap()
+}
+
+fn load_err(bytes: Vec<u8>) -> String {
+    match Model::from_vec(bytes) {
+        Ok(_) => panic!("a damaged file loaded"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn a_file_cut_short_names_the_tensor_that_runs_past_its_end() {
+    let mut bytes = smollm2();
+    bytes.truncate(bytes.len() / 2);
+    let e = load_err(bytes);
+    assert!(e.contains("extends past the end of the file"), "{e}");
+    assert!(e.contains("while reading the data of tensor #"), "{e}");
+}
+
+#[test]
+fn a_file_cut_in_its_header_is_a_parse_error_with_an_offset() {
+    let mut bytes = smollm2();
+    bytes.truncate(4096);
+    let e = load_err(bytes);
+    assert!(e.contains("offset"), "{e}");
+}
+
+#[test]
+fn the_whole_file_loads_in_place_and_reports_its_runner() {
+    let bytes = smollm2();
+    let len = bytes.len();
+    let m = Model::from_vec(bytes).unwrap();
+    let r = m.runner();
+    assert_eq!(r.arch, "llama");
+    // the weights are the file's bytes, less the header
+    assert!(r.weight_bytes <= len as u64 && r.weight_bytes > len as u64 * 9 / 10);
+    assert!(r
+        .line()
+        .starts_with("llama · Q4_1 ×210, F32 ×61, Q8_0 ×1 · Promptscope's decoder · CPU "));
+}
