@@ -22,7 +22,15 @@
 //!   polynomial, 8-value chunk sums accumulated in f64, multiply by the
 //!   f32 reciprocal;
 //! - SwiGLU as `ggml_vec_swiglu_f32` and RMS norm as
-//!   `ggml_compute_forward_rms_norm_f32` (squares summed in f64, in order).
+//!   `ggml_compute_forward_rms_norm_f32` (squares summed in f64, in order);
+//! - GeGLU (the Gemmas) as `ggml_vec_geglu_f32` with `GGML_GELU_FP16`,
+//!   which vec.h always defines: the GELU is looked up in ggml's 65536-entry
+//!   f16 table at `f16(x)` (0 below -10, `x` above 10), a table this module
+//!   builds to the same bits (checked against a digest of llama.cpp's);
+//! - Gemma 2's attention soft-cap (`tanhf(K·Q · (1/c)) · c` before the
+//!   softmax) and the sliding window of local layers (`p1 - p0 >= n`
+//!   masked, llama.cpp's standard SWA), the positions keeping their places
+//!   in the sums.
 
 use half::f16;
 
@@ -154,6 +162,72 @@ fn swiglu_impl(x: &[f32], g: &[f32]) -> Vec<f32> {
         .collect()
 }
 
+/// `tanhf`, as ggml's `ggml_vec_tanh_f32` calls it (the C library's; Rust's
+/// `f32::tanh` is the same call natively).
+#[inline(always)]
+pub(crate) fn tanhf(x: f32) -> f32 {
+    x.tanh()
+}
+
+/// ggml's `ggml_gelu_f32`, as the AVX2 build compiles it (GCC contracts
+/// `1 + a·x·x` into one fused multiply-add), with `tanhf` correctly rounded
+/// (computed in f64): for every f16 input, its f16 rounding is the entry of
+/// llama.cpp's table (see the test).
+#[inline(always)]
+fn gelu_f32(x: f32) -> f32 {
+    const GELU_COEF_A: f32 = 0.044715;
+    const SQRT_2_OVER_PI: f32 = 0.797_884_6;
+    let inner = (GELU_COEF_A * x).fmadd(x, 1.0);
+    let t = ((SQRT_2_OVER_PI * x * inner) as f64).tanh() as f32;
+    0.5 * x * (1.0 + t)
+}
+
+fn gelu_table_impl() -> Vec<u16> {
+    (0..=u16::MAX)
+        .map(|h| {
+            let x = f16::from_bits(h).to_f32();
+            if x.is_finite() || x == f32::INFINITY {
+                f16::from_f32(gelu_f32(x)).to_bits()
+            } else {
+                // NaN in, and -inf (-inf · 0): the x86 build's quiet NaN,
+                // with the input's sign (NaN bits are not portable)
+                (h & 0x8000) | 0x7e00
+            }
+        })
+        .collect()
+}
+
+/// ggml-cpu's `ggml_table_gelu_f16`: `f16(gelu(x))` for every f16 `x`,
+/// which its GELU and GeGLU look values up in (`GGML_GELU_FP16`).
+fn gelu_table() -> &'static [u16] {
+    use std::sync::OnceLock;
+    static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        if has_fma() {
+            // SAFETY: the CPU has FMA (checked above).
+            return unsafe { gelu_table_fma() };
+        }
+        gelu_table_impl()
+    })
+}
+
+/// `ggml_vec_geglu_f32` (with `GGML_GELU_FP16`): `gelu(x) · g`, the GELU
+/// looked up in the f16 table at `f16(x)`, 0 for `x ≤ -10`, `x` itself for
+/// `x ≥ 10`.
+pub(crate) fn geglu(x: &[f32], g: &[f32], out: &mut Vec<f32>) {
+    let table = gelu_table();
+    out.extend(x.iter().zip(g).map(|(&x, &g)| {
+        if x <= -10.0 {
+            0.0
+        } else if x >= 10.0 {
+            x * g
+        } else {
+            f16::from_bits(table[f16::from_f32(x).to_bits() as usize]).to_f32() * g
+        }
+    }));
+}
+
 /// `ggml_v_expf` (AVX2 build), one lane: a degree-5 polynomial on the
 /// reduced argument, scaled by building the exponent's bits.
 #[inline(always)]
@@ -231,11 +305,20 @@ impl KvCache {
     }
 }
 
-/// Shapes of one attention call.
+/// Shapes and arithmetic of one attention call.
 pub(crate) struct Dims {
     pub n_head: usize,
     pub n_kv_head: usize,
     pub head_dim: usize,
+    /// `ggml_soft_max_ext`'s scale of `K·Q` (`1/√d` for llama; 1 for the
+    /// Gemmas, whose queries are scaled before the product).
+    pub kq_scale: f32,
+    /// Gemma 2's attention logit soft-cap `c`: `K·Q` becomes
+    /// `tanh(K·Q · (1/c)) · c` before the softmax.
+    pub softcap: Option<f32>,
+    /// A sliding window of `n` positions (llama.cpp's `LLAMA_SWA_TYPE_STANDARD`):
+    /// a query at position `p1` sees `p0` only when `p1 - p0 < n`.
+    pub window: Option<usize>,
 }
 
 #[inline(always)]
@@ -253,7 +336,9 @@ fn attend_impl(
     cache.v.extend(v.iter().map(|&x| f16r(x)));
     let total = pos + n;
     let n_kv = total.div_ceil(KV_PAD) * KV_PAD;
-    let scale = 1.0 / (hd as f32).sqrt();
+    let scale = d.kq_scale;
+    let cap = d.softcap.map(|c| (c, 1.0 / c));
+    let window = d.window.unwrap_or(usize::MAX);
     let batch = n >= 2;
     let group = nh / nkv;
     let mut out = vec![0f32; n * nh * hd];
@@ -272,21 +357,27 @@ fn attend_impl(
                                 // Positions past `last` are masked: their weight is 0 and they
                                 // add nothing to any sum, so the loops stop at the first
                                 // multiple of 32 (the widest stride of the orders reproduced).
+                                // A sliding window masks the positions `window` or more before
+                                // `last` as well; a cell's place in the sums stays its position.
             let span = (last + 1).div_ceil(32) * 32;
+            let first = (last + 1).saturating_sub(window);
             let scores = &mut scores[..span];
-            // K·Q, scaled, masked
+            // K·Q, soft-capped, scaled, masked
             for (i, s) in scores.iter_mut().enumerate() {
-                if i > last {
+                if i > last || i < first {
                     *s = f32::NEG_INFINITY;
                     continue;
                 }
                 let koff = (i * nkv + g) * hd;
                 let krow = &cache.k[koff..koff + hd];
-                let dot = if batch {
+                let mut dot = if batch {
                     dot_tinyblas(krow, &qh)
                 } else {
                     dot_vec_f16(krow, &qh)
                 };
+                if let Some((c, inv)) = cap {
+                    dot = tanhf(dot * inv) * c;
+                }
                 *s = dot * scale + 0.0;
             }
             // softmax
@@ -310,7 +401,7 @@ fn attend_impl(
             for a in acc.iter_mut() {
                 *a = [[0f32; LANES]; 4];
             }
-            for (i, &p) in scores[..=last].iter().enumerate() {
+            for (i, &p) in scores[..=last].iter().enumerate().skip(first) {
                 if p == 0.0 {
                     continue;
                 }
@@ -361,6 +452,7 @@ macro_rules! with_fma {
 
 with_fma!(attend_fma, attend_impl, (cache: &mut KvCache, d: &Dims, pos: usize, q: &[f32], k: &[f32], v: &[f32]) -> Vec<f32>);
 with_fma!(swiglu_fma, swiglu_impl, (x: &[f32], g: &[f32]) -> Vec<f32>);
+with_fma!(gelu_table_fma, gelu_table_impl, () -> Vec<u16>);
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "fma")]
 fn rope_fma(x: &mut [f32], cos: &[f32], sin: &[f32], neox: bool) {
@@ -479,6 +571,38 @@ mod tests {
             let small = |v: u64| (v % 2001) as f32 / 1000.0 - 1.0;
             check(small(r), small(r >> 20), small(r >> 40));
         }
+    }
+
+    /// FNV-1a 64 of llama.cpp's `ggml_table_gelu_f16` (its 131072
+    /// little-endian bytes), as `tools/gemma-goldens/gelu_table.py` reads it
+    /// from the reference build's libggml-cpu.so.
+    const GELU_TABLE_FNV: u64 = 0xab04_4edb_a0ed_200c;
+
+    fn check_gelu_table(table: &[u16]) {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in table.iter().flat_map(|v| v.to_le_bytes()) {
+            h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        assert_eq!(h, GELU_TABLE_FNV, "the GELU table is not llama.cpp's");
+    }
+
+    /// Every entry of the GELU table, in both builds of it, is llama.cpp's.
+    #[test]
+    fn gelu_table_is_llama_cpps() {
+        check_gelu_table(gelu_table());
+        check_gelu_table(&gelu_table_impl());
+        // gelu(1) = 0.8413, and the ends of the lookup
+        let mut out = Vec::new();
+        geglu(&[1.0, -10.0, 10.0, -3.0], &[2.0, 5.0, 0.5, 1.0], &mut out);
+        assert_eq!(out[0], f16::from_bits(0x3abb).to_f32() * 2.0);
+        assert_eq!(&out[1..3], &[0.0, 5.0]);
+        assert!(out[3] < 0.0 && out[3] > -0.01, "{}", out[3]);
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    #[wasm_bindgen_test::wasm_bindgen_test]
+    fn wasm_gelu_table_is_llama_cpps() {
+        check_gelu_table(gelu_table());
     }
 
     #[test]

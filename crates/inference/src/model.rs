@@ -1,10 +1,10 @@
 //! Loading a GGUF model into candle and running its forward pass.
 //!
 //! The llama-style decoders (`llama`: SmolLM2, TinyLlama, Llama 2/3.x,
-//! Mistral 7B; `qwen2`; `qwen3`) run on this crate's own graph in
-//! [`crate::decoder`], on the file's weights in place (see
-//! [`crate::weights`]) with the kernels in [`crate::quant`]. `phi3` and
-//! `gemma`/`gemma2`/`gemma3` run on candle-transformers' quantized models.
+//! Mistral 7B; `qwen2`; `qwen3`) and the Gemmas (`gemma`, `gemma2`,
+//! `gemma3`) run on this crate's own graph in [`crate::decoder`], on the
+//! file's weights in place (see [`crate::weights`]) with the kernels in
+//! [`crate::quant`]. `phi3` runs on candle-transformers' quantized model.
 
 use crate::decoder::Decoder;
 use crate::error::Error;
@@ -30,7 +30,6 @@ pub struct Model {
 enum Net {
     Decoder(Box<Decoder>),
     Phi3(Box<cm::quantized_phi3::ModelWeights>),
-    Gemma(Box<cm::quantized_gemma3::ModelWeights>),
 }
 
 /// The architectures [`Model::load`] accepts (`general.architecture`).
@@ -57,28 +56,18 @@ impl Model {
         let weight_bytes = g.file.tensor_bytes();
         let device = Device::Cpu;
         let net = match arch.as_str() {
-            "llama" | "qwen2" | "qwen3" => Net::Decoder(Box::new(Decoder::load(&g)?)),
+            "llama" | "qwen2" | "qwen3" | "gemma" | "gemma2" | "gemma3" => {
+                Net::Decoder(Box::new(Decoder::load(&g)?))
+            }
             _ => {
                 // candle-transformers reads its own copy of the tensors
                 let mut reader = std::io::Cursor::new((*g.blob).as_ref());
                 let ct = gguf_file::Content::read(&mut reader)
                     .map_err(|e| Error::load(e.to_string()))?;
-                if arch == "phi3" {
-                    Net::Phi3(Box::new(
-                        cm::quantized_phi3::ModelWeights::from_gguf(
-                            false,
-                            ct,
-                            &mut reader,
-                            &device,
-                        )
+                Net::Phi3(Box::new(
+                    cm::quantized_phi3::ModelWeights::from_gguf(false, ct, &mut reader, &device)
                         .map_err(|e| Error::load(e.to_string()))?,
-                    ))
-                } else {
-                    Net::Gemma(Box::new(
-                        cm::quantized_gemma3::ModelWeights::from_gguf(ct, &mut reader, &device)
-                            .map_err(|e| Error::load(e.to_string()))?,
-                    ))
-                }
+                ))
             }
         };
         Ok(Model {
@@ -151,9 +140,9 @@ impl Model {
         self.pos = 0;
         match &mut self.net {
             Net::Decoder(d) => d.reset(),
-            // candle-transformers' phi3 and gemma drop their cache when
-            // evaluation starts again at position 0
-            Net::Phi3(_) | Net::Gemma(_) => {}
+            // candle-transformers' phi3 drops its cache when evaluation
+            // starts again at position 0
+            Net::Phi3(_) => {}
         }
     }
 
@@ -175,11 +164,6 @@ impl Model {
         let logits = match &mut self.net {
             Net::Decoder(d) => d.forward(tokens, pos)?,
             Net::Phi3(m) => candle_logits(
-                Tensor::new(tokens, &self.device)
-                    .and_then(|t| t.unsqueeze(0))
-                    .and_then(|x| m.forward(&x, pos)),
-            )?,
-            Net::Gemma(m) => candle_logits(
                 Tensor::new(tokens, &self.device)
                     .and_then(|t| t.unsqueeze(0))
                     .and_then(|x| m.forward(&x, pos)),
