@@ -12,12 +12,14 @@ mod attention;
 mod decoder;
 pub mod error;
 pub mod generate;
+mod kquant;
 pub mod model;
 pub mod options;
 pub mod quant;
 pub mod report;
 pub mod sampler;
 mod simd;
+mod simd_k;
 pub mod threads;
 pub mod weights;
 

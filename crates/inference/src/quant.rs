@@ -1,6 +1,10 @@
 //! Quantized matrix-vector kernels for the GGUF block types small models
-//! ship in (`Q4_0`, `Q4_1`, `Q8_0`), reading the weights in place from the
-//! file's bytes.
+//! ship in (`Q4_0`, `Q4_1`, `Q8_0` here; `Q5_0`, `Q5_1`, `Q4_K`, `Q5_K`,
+//! `Q6_K`, `F16`, `BF16`, `F32` in [`crate::kquant`], whose docs say which
+//! of llama.cpp's code paths each type and batch size takes), reading the
+//! weights in place from the file's bytes. `Q4_0` weights with a multiple
+//! of 8 rows are repacked by llama.cpp (CPU_REPACK, `q4_0_8x8`), which
+//! accumulates each output in one f32 lane: [`matmul`] follows that.
 //!
 //! candle 0.11 computes `Q4_1` with a scalar loop and picks its `Q8_0` SIMD
 //! path at compile time only, so a SmolLM2 Q4_1 token cost about 50 ms on
@@ -15,6 +19,7 @@
 //! The block structs have ggml's byte layout (`#[repr(C)]`), so a tensor's
 //! bytes are used as blocks where they lie, without a copy.
 
+use crate::kquant::{self, BlockQ4K, BlockQ5K, BlockQ5_0, BlockQ5_1, BlockQ6K, QK_K};
 use candle_core::quantized::GgmlDType;
 use half::f16;
 
@@ -103,6 +108,7 @@ fn round_even(x: f32) -> f32 {
 }
 
 /// The weight types this crate multiplies with, in ggml's block layouts.
+#[allow(non_camel_case_types)] // ggml's names: Q4_K, Q5_K, Q6_K
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// ggml `Q4_0`
@@ -111,18 +117,54 @@ pub enum Kind {
     Q4_1,
     /// ggml `Q8_0`
     Q8_0,
+    /// ggml `F32`
+    F32,
+    /// ggml `F16`
+    F16,
+    /// ggml `Q5_0`
+    Q5_0,
+    /// ggml `Q5_1`
+    Q5_1,
+    /// ggml `Q4_K`
+    Q4_K,
+    /// ggml `Q5_K`
+    Q5_K,
+    /// ggml `Q6_K`
+    Q6_K,
+    /// ggml `BF16`
+    BF16,
 }
 
 /// Every kind, in ggml type id order.
-pub const KINDS: &[Kind] = &[Kind::Q4_0, Kind::Q4_1, Kind::Q8_0];
+pub const KINDS: &[Kind] = &[
+    Kind::F32,
+    Kind::F16,
+    Kind::Q4_0,
+    Kind::Q4_1,
+    Kind::Q5_0,
+    Kind::Q5_1,
+    Kind::Q8_0,
+    Kind::Q4_K,
+    Kind::Q5_K,
+    Kind::Q6_K,
+    Kind::BF16,
+];
 
 impl Kind {
     /// The kind for a ggml type id (`ggml_type`), if this crate runs it.
     pub fn from_ggml(id: u32) -> Option<Kind> {
         match id {
+            0 => Some(Kind::F32),
+            1 => Some(Kind::F16),
             2 => Some(Kind::Q4_0),
             3 => Some(Kind::Q4_1),
+            6 => Some(Kind::Q5_0),
+            7 => Some(Kind::Q5_1),
             8 => Some(Kind::Q8_0),
+            12 => Some(Kind::Q4_K),
+            13 => Some(Kind::Q5_K),
+            14 => Some(Kind::Q6_K),
+            30 => Some(Kind::BF16),
             _ => None,
         }
     }
@@ -133,6 +175,14 @@ impl Kind {
             GgmlDType::Q4_0 => Some(Kind::Q4_0),
             GgmlDType::Q4_1 => Some(Kind::Q4_1),
             GgmlDType::Q8_0 => Some(Kind::Q8_0),
+            GgmlDType::F32 => Some(Kind::F32),
+            GgmlDType::F16 => Some(Kind::F16),
+            GgmlDType::BF16 => Some(Kind::BF16),
+            GgmlDType::Q5_0 => Some(Kind::Q5_0),
+            GgmlDType::Q5_1 => Some(Kind::Q5_1),
+            GgmlDType::Q4K => Some(Kind::Q4_K),
+            GgmlDType::Q5K => Some(Kind::Q5_K),
+            GgmlDType::Q6K => Some(Kind::Q6_K),
             _ => None,
         }
     }
@@ -143,12 +193,24 @@ impl Kind {
             Kind::Q4_0 => "Q4_0",
             Kind::Q4_1 => "Q4_1",
             Kind::Q8_0 => "Q8_0",
+            Kind::F32 => "F32",
+            Kind::F16 => "F16",
+            Kind::Q5_0 => "Q5_0",
+            Kind::Q5_1 => "Q5_1",
+            Kind::Q4_K => "Q4_K",
+            Kind::Q5_K => "Q5_K",
+            Kind::Q6_K => "Q6_K",
+            Kind::BF16 => "BF16",
         }
     }
 
     /// Values per block.
     pub fn block_values(self) -> usize {
-        QK
+        match self {
+            Kind::F32 | Kind::F16 | Kind::BF16 => 1,
+            Kind::Q4_K | Kind::Q5_K | Kind::Q6_K => QK_K,
+            _ => QK,
+        }
     }
 
     /// Bytes per block.
@@ -157,12 +219,22 @@ impl Kind {
             Kind::Q4_0 => 18,
             Kind::Q4_1 => 20,
             Kind::Q8_0 => 34,
+            Kind::F32 => 4,
+            Kind::F16 | Kind::BF16 => 2,
+            Kind::Q5_0 => 22,
+            Kind::Q5_1 => 24,
+            Kind::Q4_K => 144,
+            Kind::Q5_K => 176,
+            Kind::Q6_K => 210,
         }
     }
 
     /// The alignment the block structs need of a byte slice.
     pub fn align(self) -> usize {
-        2
+        match self {
+            Kind::F32 => 4,
+            _ => 2,
+        }
     }
 }
 
@@ -172,6 +244,20 @@ pub(crate) enum Blocks<'a> {
     Q4_0(&'a [BlockQ4_0]),
     Q4_1(&'a [BlockQ4_1]),
     Q8_0(&'a [BlockQ8_0]),
+    F32(&'a [f32]),
+    F16(&'a [u16]),
+    BF16(&'a [u16]),
+    Q5_0(&'a [BlockQ5_0]),
+    Q5_1(&'a [BlockQ5_1]),
+    Q4K(&'a [BlockQ4K]),
+    Q5K(&'a [BlockQ5K]),
+    Q6K(&'a [BlockQ6K]),
+}
+
+/// Reinterprets `bytes` as blocks of `T` in place (for the tests).
+#[cfg(test)]
+pub(crate) fn cast_blocks<T: Copy>(bytes: &[u8]) -> std::result::Result<&[T], String> {
+    cast(bytes)
 }
 
 /// Reinterprets `bytes` as blocks of `T` in place.
@@ -214,6 +300,14 @@ impl<'a> Blocks<'a> {
             Kind::Q4_0 => Blocks::Q4_0(cast(bytes)?),
             Kind::Q4_1 => Blocks::Q4_1(cast(bytes)?),
             Kind::Q8_0 => Blocks::Q8_0(cast(bytes)?),
+            Kind::F32 => Blocks::F32(cast(bytes)?),
+            Kind::F16 => Blocks::F16(cast(bytes)?),
+            Kind::BF16 => Blocks::BF16(cast(bytes)?),
+            Kind::Q5_0 => Blocks::Q5_0(cast(bytes)?),
+            Kind::Q5_1 => Blocks::Q5_1(cast(bytes)?),
+            Kind::Q4_K => Blocks::Q4K(cast(bytes)?),
+            Kind::Q5_K => Blocks::Q5K(cast(bytes)?),
+            Kind::Q6_K => Blocks::Q6K(cast(bytes)?),
         })
     }
 
@@ -222,13 +316,46 @@ impl<'a> Blocks<'a> {
             Blocks::Q4_0(b) => b.len(),
             Blocks::Q4_1(b) => b.len(),
             Blocks::Q8_0(b) => b.len(),
+            Blocks::F32(b) => b.len(),
+            Blocks::F16(b) | Blocks::BF16(b) => b.len(),
+            Blocks::Q5_0(b) => b.len(),
+            Blocks::Q5_1(b) => b.len(),
+            Blocks::Q4K(b) => b.len(),
+            Blocks::Q5K(b) => b.len(),
+            Blocks::Q6K(b) => b.len(),
+        }
+    }
+
+    /// Values per block.
+    fn block_values(&self) -> usize {
+        match self {
+            Blocks::F32(_) | Blocks::F16(_) | Blocks::BF16(_) => 1,
+            Blocks::Q4K(_) | Blocks::Q5K(_) | Blocks::Q6K(_) => QK_K,
+            _ => QK,
         }
     }
 
     /// Dequantizes blocks `[first, first + count)` into `out`.
     pub fn dequantize(&self, first: usize, count: usize, out: &mut [f32]) {
-        let out = &mut out[..count * QK];
+        let out = &mut out[..count * self.block_values()];
+        let r = first..first + count;
         match self {
+            Blocks::F32(b) => out.copy_from_slice(&b[r]),
+            Blocks::F16(b) => {
+                for (o, &x) in out.iter_mut().zip(&b[r]) {
+                    *o = h(x);
+                }
+            }
+            Blocks::BF16(b) => {
+                for (o, &x) in out.iter_mut().zip(&b[r]) {
+                    *o = kquant::bf(x);
+                }
+            }
+            Blocks::Q5_0(b) => kquant::dequant::q5_0(&b[r], out),
+            Blocks::Q5_1(b) => kquant::dequant::q5_1(&b[r], out),
+            Blocks::Q4K(b) => kquant::dequant::q4_k(&b[r], out),
+            Blocks::Q5K(b) => kquant::dequant::q5_k(&b[r], out),
+            Blocks::Q6K(b) => kquant::dequant::q6_k(&b[r], out),
             Blocks::Q4_0(b) => {
                 for (blk, o) in b[first..first + count].iter().zip(out.chunks_exact_mut(QK)) {
                     let d = h(blk.d);
@@ -266,12 +393,34 @@ impl<'a> Blocks<'a> {
             Blocks::Q4_0(b) => kernels::dot_q4_0(&b[first..first + n], ys),
             Blocks::Q4_1(b) => kernels::dot_q4_1(&b[first..first + n], ys),
             Blocks::Q8_0(b) => kernels::dot_q8_0(&b[first..first + n], ys),
+            Blocks::Q5_0(b) => kquant::dot_q5_0(&b[first..first + n], ys),
+            Blocks::Q5_1(b) => kquant::dot_q5_1(&b[first..first + n], ys),
+            _ => unreachable!("dot of a kind without Q8_0 / Q8_1 activations"),
         }
     }
 
     /// `dst[i][j] = lhs[i] · row_j` for an `(m, k)` lhs against `n` weight
     /// rows of `k` values.
     fn matmul(&self, (m, k, n): (usize, usize, usize), lhs: &[f32], dst: &mut [f32]) {
+        match self {
+            Blocks::Q4_0(b) if n.is_multiple_of(8) => {
+                // CPU_REPACK's q4_0_8x8 (see crate::kquant)
+                let kb = k / QK;
+                let ys = quantize_rows(lhs, m, k);
+                return tiled(m, n, dst, |j, i| {
+                    kquant::dot_q4_0_repacked(&b[j * kb..(j + 1) * kb], &ys[i * kb..(i + 1) * kb])
+                });
+            }
+            Blocks::Q4_0(_) | Blocks::Q4_1(_) | Blocks::Q8_0(_) => {}
+            Blocks::Q5_0(_) | Blocks::Q5_1(_) => {
+                let kb = k / QK;
+                let ys = quantize_rows(lhs, m, k);
+                return tiled(m, n, dst, |j, i| {
+                    self.dot(j * kb, &ys[i * kb..(i + 1) * kb])
+                });
+            }
+            _ => return kquant::matmul(self, (m, k, n), lhs, dst),
+        }
         let kb = k / QK;
         let mut ys = Vec::with_capacity(kb * m);
         let mut row = Vec::with_capacity(kb);
@@ -312,6 +461,43 @@ impl<'a> Blocks<'a> {
             for i in 0..m {
                 dst[i * n + j] = tmp[j * m + i];
             }
+        }
+    }
+}
+
+/// The `Q8_0` / `Q8_1` blocks of `m` rows of `k` values, one row after the
+/// other.
+fn quantize_rows(lhs: &[f32], m: usize, k: usize) -> Vec<BlockQ8> {
+    let mut ys = Vec::with_capacity(m * k / QK);
+    let mut row = Vec::with_capacity(k / QK);
+    for i in 0..m {
+        quantize_q8(&lhs[i * k..(i + 1) * k], &mut row);
+        ys.extend_from_slice(&row);
+    }
+    ys
+}
+
+/// `dst[i * n + j] = dot(j, i)` for `n` weight rows `j` and `m` activation
+/// rows `i`, the weight rows split in tiles (across threads natively).
+pub(crate) fn tiled(
+    m: usize,
+    n: usize,
+    dst: &mut [f32],
+    dot: impl Fn(usize, usize) -> f32 + Sync + Send,
+) {
+    const TILE: usize = 16;
+    let mut tmp = vec![0f32; n * m];
+    par_tiles(&mut tmp, TILE * m, |t, out| {
+        let rows = out.len() / m;
+        for i in 0..m {
+            for r in 0..rows {
+                out[r * m + i] = dot(t * TILE + r, i);
+            }
+        }
+    });
+    for j in 0..n {
+        for i in 0..m {
+            dst[i * n + j] = tmp[j * m + i];
         }
     }
 }
@@ -507,6 +693,7 @@ mod tests {
                     out.extend_from_slice(&min);
                 }
                 Kind::Q8_0 => out.extend_from_slice(&scale),
+                _ => unreachable!("the kinds of this module's own kernels"),
             }
             let qs = if kind == Kind::Q8_0 { 32 } else { 16 };
             out.extend((0..qs).map(|_| next() as u8));
@@ -614,6 +801,7 @@ mod tests {
                 Blocks::Q4_0(b) => kernels::dot_q4_0_scalar(b, &ys),
                 Blocks::Q4_1(b) => kernels::dot_q4_1_scalar(b, &ys),
                 Blocks::Q8_0(b) => kernels::dot_q8_0_scalar(b, &ys),
+                _ => unreachable!("the kinds of this module's own kernels"),
             };
             // the same arithmetic in the same order: bit for bit
             assert_eq!(fast.to_bits(), slow.to_bits(), "{kind:?}: {fast} vs {slow}");
@@ -646,7 +834,7 @@ mod tests {
         .is_err());
         assert!(Blocks::new(Kind::Q4_1, &[0u8; 21]).is_err());
         // a view that is not aligned for the blocks is refused, not misread
-        // (on the heap: the allocation is aligned, so [1..] is not)
+        // on the heap, whose start is aligned, so `[1..]` is not
         #[allow(clippy::useless_vec)]
         let odd = vec![0u8; 41];
         assert!(Blocks::new(Kind::Q4_1, &odd[1..]).is_err());

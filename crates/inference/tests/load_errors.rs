@@ -45,3 +45,33 @@ fn the_whole_file_loads_in_place_and_reports_its_runner() {
         .line()
         .starts_with("llama · Q4_1 ×210, F32 ×61, Q8_0 ×1 · Promptscope's decoder · CPU "));
 }
+
+fn seed(name: &str) -> Vec<u8> {
+    std::fs::read(testkit::repo_root().join("fuzz/seeds-model").join(name)).unwrap()
+}
+
+#[test]
+fn metadata_that_disagrees_with_the_tensors_is_refused() {
+    // tools/fuzz-seeds/tiny_models.py: embedding_length 96 over 64-wide
+    // tensors, and 4 heads over a 2-head attention
+    for name in ["tiny-llama-bad-width.gguf", "tiny-llama-bad-heads.gguf"] {
+        let e = load_err(seed(name));
+        assert!(
+            e.contains("blk.0") || e.contains("token_embd"),
+            "{name}: {e}"
+        );
+    }
+}
+
+#[test]
+fn tiny_models_load_and_evaluate() {
+    for name in ["tiny-llama.gguf", "tiny-qwen3.gguf", "tiny-gemma3.gguf"] {
+        let mut m = Model::from_vec(seed(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let a = m.forward(&[1, 5, 7]).unwrap();
+        let b = m.forward(&[3]).unwrap();
+        assert_eq!((a.len(), b.len()), (16, 16), "{name}");
+        assert!(a.iter().chain(&b).all(|x| x.is_finite()), "{name}");
+        // ids outside the vocabulary are an error, not a panic
+        assert!(m.forward(&[16]).is_err(), "{name}");
+    }
+}

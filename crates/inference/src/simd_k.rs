@@ -1,0 +1,487 @@
+//! AVX2 versions of the dots in [`crate::kquant`], chosen at run time; each
+//! mirrors the intrinsics of the ggml kernel it stands for (the integer
+//! parts are exact, so only the f32 operations' order matters, and that is
+//! the scalar versions' order). `unsafe` here: the intrinsics, unaligned
+//! loads of exactly the bytes of a block's arrays, and calls of
+//! `#[target_feature]` functions after the features were detected.
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86 {
+    use crate::kquant::{scalar, scales_k4, BlockQ4K, BlockQ5K, BlockQ5_0, BlockQ5_1, BlockQ6K};
+    use crate::kquant::{BlockQ8K, QK_K};
+    use crate::quant::{BlockQ4_0, BlockQ8};
+    use std::arch::x86_64::*;
+    use std::sync::OnceLock;
+
+    pub fn has_avx2() -> bool {
+        static HAS: OnceLock<bool> = OnceLock::new();
+        *HAS.get_or_init(|| {
+            std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("fma")
+                && std::arch::is_x86_feature_detected!("f16c")
+        })
+    }
+
+    macro_rules! dispatch {
+        ($(#[$doc:meta])* $name:ident, $fast:ident, $slow:path, ($($arg:ident: $ty:ty),*)) => {
+            $(#[$doc])*
+            pub fn $name($($arg: $ty),*) -> f32 {
+                if !has_avx2() {
+                    return $slow($($arg),*);
+                }
+                // SAFETY: AVX2, FMA and F16C are present (checked above).
+                unsafe { $fast($($arg),*) }
+            }
+        };
+    }
+
+    dispatch!(dot_q5_0, q5_0_avx2, scalar::q5_0, (xs: &[BlockQ5_0], ys: &[BlockQ8]));
+    dispatch!(dot_q5_1, q5_1_avx2, scalar::q5_1, (xs: &[BlockQ5_1], ys: &[BlockQ8]));
+    dispatch!(dot_q4_0_repacked, q4_0_repacked_avx2, scalar::q4_0_repacked, (xs: &[BlockQ4_0], ys: &[BlockQ8]));
+    dispatch!(dot_q4_k_repacked, q4_k_repacked_avx2, scalar::q4_k_repacked, (xs: &[BlockQ4K], ys: &[BlockQ8K]));
+    dispatch!(dot_q4_k, q4_k_avx2, scalar::q4_k, (xs: &[BlockQ4K], ys: &[BlockQ8K]));
+    dispatch!(dot_q5_k, q5_k_avx2, scalar::q5_k, (xs: &[BlockQ5K], ys: &[BlockQ8K]));
+    dispatch!(dot_q6_k, q6_k_avx2, scalar::q6_k, (xs: &[BlockQ6K], ys: &[BlockQ8K]));
+    dispatch!(dot_q4_k_repacked_gemm, q4_k_gemm_avx2, scalar::q4_k_repacked_gemm, (xs: &[BlockQ4K], ys: &[BlockQ8K]));
+    dispatch!(dot_q4_k_tiled, q4_k_tiled_avx2, scalar::q4_k_tiled, (xs: &[BlockQ4K], ys: &[BlockQ8K]));
+    dispatch!(dot_q5_k_tiled, q5_k_tiled_avx2, scalar::q5_k_tiled, (xs: &[BlockQ5K], ys: &[BlockQ8K]));
+    dispatch!(dot_q6_k_tiled, q6_k_tiled_avx2, scalar::q6_k_tiled, (xs: &[BlockQ6K], ys: &[BlockQ8K]));
+
+    /// `ggml_vec_dot_f16` / `_bf16`, AVX2 where the CPU has it.
+    pub fn vec_dot_half(x: &[u16], y: &[u16], bf16: bool) -> f32 {
+        if !has_avx2() {
+            let cvt = if bf16 {
+                crate::kquant::bf
+            } else {
+                crate::kquant::h
+            };
+            return scalar::vec_dot_half(x, y, cvt, bf16);
+        }
+        // SAFETY: AVX2, FMA and F16C are present (checked above).
+        unsafe { vec_dot_half_avx2(x, y, bf16) }
+    }
+
+    /// tinyBLAS's f16 / bf16 dot, AVX2 where the CPU has it.
+    pub fn tinyblas_half(x: &[u16], y: &[u16], bf16: bool) -> f32 {
+        if !has_avx2() {
+            let cvt = if bf16 {
+                crate::kquant::bf
+            } else {
+                crate::kquant::h
+            };
+            return scalar::tinyblas(x, y, cvt);
+        }
+        // SAFETY: AVX2, FMA and F16C are present (checked above).
+        unsafe { tinyblas_half_avx2(x, y, bf16) }
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn h(bits: u16) -> f32 {
+        _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(bits as i32)))
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn hsum(acc: __m256) -> f32 {
+        let s = _mm_add_ps(_mm256_extractf128_ps(acc, 1), _mm256_castps256_ps128(acc));
+        let s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+        let s = _mm_add_ss(s, _mm_movehdup_ps(s));
+        _mm_cvtss_f32(s)
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn hsum_i32(v: __m256i) -> i32 {
+        let s = _mm_add_epi32(_mm256_extracti128_si256(v, 1), _mm256_castsi256_si128(v));
+        let s = _mm_add_epi32(s, _mm_unpackhi_epi64(s, s));
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 1));
+        _mm_cvtsi128_si32(s)
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn load32(p: &[u8]) -> __m256i {
+        assert!(p.len() >= 32);
+        // SAFETY: reads 32 bytes of `p` (checked), unaligned load.
+        unsafe { _mm256_loadu_si256(p.as_ptr() as *const __m256i) }
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn load32i(p: &[i8]) -> __m256i {
+        assert!(p.len() >= 32);
+        // SAFETY: reads 32 bytes of `p` (checked), unaligned load.
+        unsafe { _mm256_loadu_si256(p.as_ptr() as *const __m256i) }
+    }
+
+    /// `bytes_from_nibbles_32`: low nibbles in the lower 128 bits.
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn nibbles(qs: &[u8; 16]) -> __m256i {
+        // SAFETY: reads exactly the 16 bytes of `qs`, unaligned load.
+        let v = unsafe { _mm_loadu_si128(qs.as_ptr() as *const __m128i) };
+        let both = _mm256_set_m128i(_mm_srli_epi16(v, 4), v);
+        _mm256_and_si256(both, _mm256_set1_epi8(0x0F))
+    }
+
+    /// `bytes_from_bits_32`: byte `i` is 0xFF where bit `i` is set.
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn bits(qh: &[u8; 4]) -> __m256i {
+        let x = u32::from_le_bytes(*qh) as i32;
+        let shuf = _mm256_set_epi64x(
+            0x0303030303030303,
+            0x0202020202020202,
+            0x0101010101010101,
+            0,
+        );
+        let bytes = _mm256_shuffle_epi8(_mm256_set1_epi32(x), shuf);
+        let bytes = _mm256_or_si256(bytes, _mm256_set1_epi64x(0x7fbfdfeff7fbfdfe));
+        _mm256_cmpeq_epi8(bytes, _mm256_set1_epi64x(-1))
+    }
+
+    /// `mul_sum_i8_pairs_float`: the eight lanes of 4-byte products, as f32.
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn mul_sum_i8(x: __m256i, y: __m256i) -> __m256 {
+        let ax = _mm256_sign_epi8(x, x);
+        let sy = _mm256_sign_epi8(y, x);
+        let dot = _mm256_madd_epi16(_mm256_maddubs_epi16(ax, sy), _mm256_set1_epi16(1));
+        _mm256_cvtepi32_ps(dot)
+    }
+
+    /// `mul_sum_us8_pairs_float`: unsigned `x`.
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn mul_sum_u8(x: __m256i, y: __m256i) -> __m256 {
+        let dot = _mm256_madd_epi16(_mm256_maddubs_epi16(x, y), _mm256_set1_epi16(1));
+        _mm256_cvtepi32_ps(dot)
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q5_0_avx2(xs: &[BlockQ5_0], ys: &[BlockQ8]) -> f32 {
+        let mut acc = _mm256_setzero_ps();
+        for (x, y) in xs.iter().zip(ys) {
+            let d = _mm256_set1_ps(h(x.d) * y.d);
+            let hi = _mm256_andnot_si256(bits(&x.qh), _mm256_set1_epi8(0xF0u8 as i8));
+            let qx = _mm256_or_si256(nibbles(&x.qs), hi);
+            let q = mul_sum_i8(qx, load32i(&y.qs));
+            acc = _mm256_fmadd_ps(d, q, acc);
+        }
+        hsum(acc)
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q5_1_avx2(xs: &[BlockQ5_1], ys: &[BlockQ8]) -> f32 {
+        let mut acc = _mm256_setzero_ps();
+        let mut summs = 0f32;
+        for (x, y) in xs.iter().zip(ys) {
+            let dx = h(x.d);
+            summs = h(x.m).mul_add(y.s, summs);
+            let hi = _mm256_and_si256(bits(&x.qh), _mm256_set1_epi8(0x10));
+            let qx = _mm256_or_si256(nibbles(&x.qs), hi);
+            let q = mul_sum_u8(qx, load32i(&y.qs));
+            acc = _mm256_fmadd_ps(q, _mm256_set1_ps(dx * y.d), acc);
+        }
+        hsum(acc) + summs
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q4_0_repacked_avx2(xs: &[BlockQ4_0], ys: &[BlockQ8]) -> f32 {
+        let mut acc = 0f32;
+        let off = _mm256_set1_epi8(8);
+        for (x, y) in xs.iter().zip(ys) {
+            let qx = _mm256_sub_epi8(nibbles(&x.qs), off);
+            let ax = _mm256_sign_epi8(qx, qx);
+            let sy = _mm256_sign_epi8(load32i(&y.qs), qx);
+            let s = hsum_i32(_mm256_madd_epi16(
+                _mm256_maddubs_epi16(ax, sy),
+                _mm256_set1_epi16(1),
+            ));
+            acc = (s as f32).mul_add(h(x.d) * y.d, acc);
+        }
+        acc
+    }
+
+    /// The 6-bit scales of a `Q4_K` / `Q5_K` block, sub-block `s`'s scale
+    /// broadcast as i16.
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn scale16(s: i32) -> __m256i {
+        _mm256_set1_epi16(s as i16)
+    }
+
+    /// `Σ_j sc[2j]·(lo_j · y) + sc[2j+1]·(hi_j · y)` of a `Q4_K` block in
+    /// eight i32 lanes (lane `l` holds bytes `4l..4l+4` of each 32-byte
+    /// group, as ggml's `vec_dot_q4_K_q8_K` leaves them).
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q4_k_lanes(x: &BlockQ4K, y: &BlockQ8K, sc: &[i32; 8]) -> __m256i {
+        let m4 = _mm256_set1_epi8(0x0F);
+        let mut sumi = _mm256_setzero_si256();
+        for j in 0..4 {
+            let q4 = load32(&x.qs[32 * j..]);
+            let q4l = _mm256_and_si256(q4, m4);
+            let q4h = _mm256_and_si256(_mm256_srli_epi16(q4, 4), m4);
+            let p16l = _mm256_maddubs_epi16(q4l, load32i(&y.qs[64 * j..]));
+            let p16h = _mm256_maddubs_epi16(q4h, load32i(&y.qs[64 * j + 32..]));
+            let p16l = _mm256_madd_epi16(scale16(sc[2 * j]), p16l);
+            let p16h = _mm256_madd_epi16(scale16(sc[2 * j + 1]), p16h);
+            sumi = _mm256_add_epi32(sumi, _mm256_add_epi32(p16l, p16h));
+        }
+        sumi
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q4_k_repacked_avx2(xs: &[BlockQ4K], ys: &[BlockQ8K]) -> f32 {
+        let (mut acc, mut accm) = (0f32, 0f32);
+        for (x, y) in xs.iter().zip(ys) {
+            let (sc, mn) = scales_k4(&x.scales);
+            let isum = hsum_i32(q4_k_lanes(x, y, &sc));
+            let mut imin = 0i32;
+            for (g, &m) in mn.iter().enumerate() {
+                imin += m * (y.bsums[2 * g] as i32 + y.bsums[2 * g + 1] as i32);
+            }
+            acc = (isum as f32).mul_add(h(x.d) * y.d, acc);
+            accm = (imin as f32).mul_add(h(x.dmin) * y.d, accm);
+        }
+        acc - accm
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q4_k_avx2(xs: &[BlockQ4K], ys: &[BlockQ8K]) -> f32 {
+        let mut acc = _mm256_setzero_ps();
+        let mut accm = [0f32; 4];
+        for (x, y) in xs.iter().zip(ys) {
+            let d = y.d * h(x.d);
+            let dmin = -y.d * h(x.dmin);
+            let (sc, mn) = scales_k4(&x.scales);
+            for (t, a) in accm.iter_mut().enumerate() {
+                let s = |g: usize| y.bsums[2 * g] as i32 + y.bsums[2 * g + 1] as i32;
+                let p = mn[2 * t] * s(2 * t) + mn[2 * t + 1] * s(2 * t + 1);
+                *a = dmin.mul_add(p as f32, *a);
+            }
+            let sumi = q4_k_lanes(x, y, &sc);
+            acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
+        }
+        hsum(acc) + ((accm[0] + accm[2]) + (accm[1] + accm[3]))
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q5_k_avx2(xs: &[BlockQ5K], ys: &[BlockQ8K]) -> f32 {
+        let mut acc = _mm256_setzero_ps();
+        let mut summs = 0f32;
+        for (x, y) in xs.iter().zip(ys) {
+            let d = y.d * h(x.d);
+            let dmin = -y.d * h(x.dmin);
+            let (sc, mn) = scales_k4(&x.scales);
+            let mut m = 0i32;
+            for (g, &mn) in mn.iter().enumerate() {
+                m += mn * (y.bsums[2 * g] as i32 + y.bsums[2 * g + 1] as i32);
+            }
+            summs = dmin.mul_add(m as f32, summs);
+            let sumi = q5_k_lanes(x, y, &sc);
+            acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
+        }
+        hsum(acc) + summs
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q6_k_avx2(xs: &[BlockQ6K], ys: &[BlockQ8K]) -> f32 {
+        let mut acc = _mm256_setzero_ps();
+        for (x, y) in xs.iter().zip(ys) {
+            let d = y.d * h(x.d);
+            let sumi = q6_k_lanes(x, y);
+            acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
+        }
+        hsum(acc)
+    }
+
+    /// `vec_dot_q5_K_q8_K`'s eight i32 lanes of `Σ scale·dot` of a block.
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q5_k_lanes(x: &BlockQ5K, y: &BlockQ8K, sc: &[i32; 8]) -> __m256i {
+        let m4 = _mm256_set1_epi8(0x0F);
+        let hbits = load32(&x.qh);
+        let mut sumi = _mm256_setzero_si256();
+        for j in 0..4 {
+            let q5 = load32(&x.qs[32 * j..]);
+            let b0 = _mm256_set1_epi8(1 << (2 * j));
+            let b1 = _mm256_set1_epi8(1 << (2 * j + 1));
+            let h0 = _mm256_and_si256(
+                _mm256_cmpeq_epi8(_mm256_and_si256(hbits, b0), b0),
+                _mm256_set1_epi8(16),
+            );
+            let h1 = _mm256_and_si256(
+                _mm256_cmpeq_epi8(_mm256_and_si256(hbits, b1), b1),
+                _mm256_set1_epi8(16),
+            );
+            let q0 = _mm256_or_si256(_mm256_and_si256(q5, m4), h0);
+            let q1 = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q5, 4), m4), h1);
+            let p0 = _mm256_maddubs_epi16(q0, load32i(&y.qs[64 * j..]));
+            let p1 = _mm256_maddubs_epi16(q1, load32i(&y.qs[64 * j + 32..]));
+            let p0 = _mm256_madd_epi16(scale16(sc[2 * j]), p0);
+            let p1 = _mm256_madd_epi16(scale16(sc[2 * j + 1]), p1);
+            sumi = _mm256_add_epi32(sumi, _mm256_add_epi32(p0, p1));
+        }
+        sumi
+    }
+
+    /// `vec_dot_q6_K_q8_K`'s eight i32 lanes of `Σ scale·(q − 32)·y`.
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q6_k_lanes(x: &BlockQ6K, y: &BlockQ8K) -> __m256i {
+        let m3 = _mm256_set1_epi8(3);
+        let m15 = _mm256_set1_epi8(15);
+        // SAFETY: reads exactly the 32 bytes of `bsums`, unaligned load.
+        let q8sums = unsafe { _mm256_loadu_si256(y.bsums.as_ptr() as *const __m256i) };
+        // SAFETY: reads exactly the 16 bytes of `scales`, unaligned load.
+        let scales = unsafe { _mm_loadu_si128(x.scales.as_ptr() as *const __m128i) };
+        let scales16 = _mm256_cvtepi8_epi16(scales);
+        let q8sclsub = _mm256_slli_epi32(_mm256_madd_epi16(q8sums, scales16), 5);
+        let mut sumi = _mm256_setzero_si256();
+        for j in 0..QK_K / 128 {
+            let q4bits1 = load32(&x.ql[64 * j..]);
+            let q4bits2 = load32(&x.ql[64 * j + 32..]);
+            let q4bits_h = load32(&x.qh[32 * j..]);
+            let h0 = _mm256_slli_epi16(_mm256_and_si256(q4bits_h, m3), 4);
+            let h1 = _mm256_slli_epi16(_mm256_and_si256(q4bits_h, _mm256_set1_epi8(12)), 2);
+            let h2 = _mm256_and_si256(q4bits_h, _mm256_set1_epi8(48));
+            let h3 = _mm256_srli_epi16(_mm256_and_si256(q4bits_h, _mm256_set1_epi8(-64)), 2);
+            let q = [
+                _mm256_or_si256(_mm256_and_si256(q4bits1, m15), h0),
+                _mm256_or_si256(_mm256_and_si256(q4bits2, m15), h1),
+                _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q4bits1, 4), m15), h2),
+                _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q4bits2, 4), m15), h3),
+            ];
+            for (v, &q) in q.iter().enumerate() {
+                let p16 = _mm256_maddubs_epi16(q, load32i(&y.qs[128 * j + 32 * v..]));
+                let s = 8 * j + 2 * v;
+                let sc = _mm256_set_m128i(
+                    _mm_set1_epi16(x.scales[s + 1] as i16),
+                    _mm_set1_epi16(x.scales[s] as i16),
+                );
+                sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(sc, p16));
+            }
+        }
+        _mm256_sub_epi32(sumi, q8sclsub)
+    }
+
+    /// The tiled kernel's epilogue over super-blocks (see
+    /// `kquant::scalar::tiled`).
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn tiled_step(out: f32, d: f32, dmin: f32, s1: i32, s2: i32, dy: f32) -> f32 {
+        let res = (-dmin).mul_add(s2 as f32, d * s1 as f32);
+        res.mul_add(dy, out)
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn mins_k(y: &BlockQ8K, mn: &[i32; 8]) -> i32 {
+        let mut m = 0i32;
+        for (g, &mn) in mn.iter().enumerate() {
+            m += mn * (y.bsums[2 * g] as i32 + y.bsums[2 * g + 1] as i32);
+        }
+        m
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q4_k_tiled_avx2(xs: &[BlockQ4K], ys: &[BlockQ8K]) -> f32 {
+        let mut out = 0f32;
+        for (x, y) in xs.iter().zip(ys) {
+            let (sc, mn) = scales_k4(&x.scales);
+            let s1 = hsum_i32(q4_k_lanes(x, y, &sc));
+            out = tiled_step(out, h(x.d), h(x.dmin), s1, mins_k(y, &mn), y.d);
+        }
+        out
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q5_k_tiled_avx2(xs: &[BlockQ5K], ys: &[BlockQ8K]) -> f32 {
+        let mut out = 0f32;
+        for (x, y) in xs.iter().zip(ys) {
+            let (sc, mn) = scales_k4(&x.scales);
+            let s1 = hsum_i32(q5_k_lanes(x, y, &sc));
+            out = tiled_step(out, h(x.d), h(x.dmin), s1, mins_k(y, &mn), y.d);
+        }
+        out
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q6_k_tiled_avx2(xs: &[BlockQ6K], ys: &[BlockQ8K]) -> f32 {
+        let mut out = 0f32;
+        for (x, y) in xs.iter().zip(ys) {
+            let s1 = hsum_i32(q6_k_lanes(x, y));
+            out = tiled_step(out, h(x.d), 0.0, s1, 0, y.d);
+        }
+        out
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q4_k_gemm_avx2(xs: &[BlockQ4K], ys: &[BlockQ8K]) -> f32 {
+        let m4 = _mm256_set1_epi8(0x0F);
+        let (mut acc, mut accm) = (0f32, 0f32);
+        for (x, y) in xs.iter().zip(ys) {
+            let (dd, dm) = (h(x.d) * y.d, h(x.dmin) * y.d);
+            let (sc, mn) = scales_k4(&x.scales);
+            for j in 0..4 {
+                let q4 = load32(&x.qs[32 * j..]);
+                let q4l = _mm256_and_si256(q4, m4);
+                let q4h = _mm256_and_si256(_mm256_srli_epi16(q4, 4), m4);
+                let p16l = _mm256_maddubs_epi16(q4l, load32i(&y.qs[64 * j..]));
+                let p16h = _mm256_maddubs_epi16(q4h, load32i(&y.qs[64 * j + 32..]));
+                let p16l = _mm256_madd_epi16(scale16(sc[2 * j]), p16l);
+                let p16h = _mm256_madd_epi16(scale16(sc[2 * j + 1]), p16h);
+                let isum = hsum_i32(_mm256_add_epi32(p16l, p16h));
+                let b = &y.bsums[4 * j..4 * j + 4];
+                let imin = mn[2 * j] * (b[0] as i32 + b[1] as i32)
+                    + mn[2 * j + 1] * (b[2] as i32 + b[3] as i32);
+                acc = (isum as f32).mul_add(dd, acc);
+                accm = (imin as f32).mul_add(dm, accm);
+            }
+        }
+        acc - accm
+    }
+
+    /// Eight f16 or bf16 values as f32.
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn load8(p: &[u16], bf16: bool) -> __m256 {
+        assert!(p.len() >= 8);
+        // SAFETY: reads 16 bytes of `p` (checked), unaligned load.
+        let v = unsafe { _mm_loadu_si128(p.as_ptr() as *const __m128i) };
+        if bf16 {
+            _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(v), 16))
+        } else {
+            _mm256_cvtph_ps(v)
+        }
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn vec_dot_half_avx2(x: &[u16], y: &[u16], bf16: bool) -> f32 {
+        let np = x.len() & !31;
+        let mut s = [_mm256_setzero_ps(); 4];
+        let mut i = 0;
+        while i < np {
+            for (r, acc) in s.iter_mut().enumerate() {
+                let o = i + 8 * r;
+                *acc = _mm256_fmadd_ps(load8(&x[o..], bf16), load8(&y[o..], bf16), *acc);
+            }
+            i += 32;
+        }
+        let c = _mm256_add_ps(_mm256_add_ps(s[0], s[2]), _mm256_add_ps(s[1], s[3]));
+        let mut sum = if bf16 {
+            hsum(c)
+        } else {
+            let t0 = _mm_add_ps(_mm256_castps256_ps128(c), _mm256_extractf128_ps(c, 1));
+            let t1 = _mm_hadd_ps(t0, t0);
+            _mm_cvtss_f32(_mm_hadd_ps(t1, t1))
+        } as f64;
+        let cvt = if bf16 {
+            crate::kquant::bf
+        } else {
+            crate::kquant::h
+        };
+        for (&a, &b) in x[np..].iter().zip(&y[np..]) {
+            sum += (cvt(a) * cvt(b)) as f64;
+        }
+        sum as f32
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn tinyblas_half_avx2(x: &[u16], y: &[u16], bf16: bool) -> f32 {
+        let mut acc = _mm256_setzero_ps();
+        let mut i = 0;
+        while i + 8 <= x.len() {
+            acc = _mm256_fmadd_ps(load8(&x[i..], bf16), load8(&y[i..], bf16), acc);
+            i += 8;
+        }
+        hsum(acc)
+    }
+}
