@@ -8,21 +8,187 @@ use ollama::response::{self, Chunk, Metrics};
 use ollama::server::Endpoint;
 use serde_json::{json, Value};
 
-/// The largest GGUF the browser build loads. wasm32 addresses 4 GiB; the
-/// worker holds the file while the weights are built from it, so about
-/// twice the file must fit, plus the KV cache and the page itself.
-pub const MAX_FILE_BYTES: u64 = 1536 << 20;
+/// What a wasm32 worker can address: 4 GiB.
+pub const WASM_MEMORY_BYTES: u64 = 4 << 30;
 
-/// Refuses, with a message, a file the worker could not hold.
+/// What the worker holds besides the file and the KV cache: its code and
+/// stack, the metadata and vocabulary, one step's activations and logits.
+pub const WORKING_SET_BYTES: u64 = 256 << 20;
+
+/// Bytes per cached K or V element. The engine's cache rounds K and V
+/// through f16, as llama.cpp's f16 cache does, but keeps them as f32
+/// (`inference::attention::KvCache` holds `Vec<f32>`), so 4 bytes each.
+pub const KV_ELEMENT_BYTES: u64 = 4;
+
+fn gib(bytes: u64) -> String {
+    format!("{:.1} GiB", bytes as f64 / (1u64 << 30) as f64)
+}
+
+fn mib(bytes: u64) -> String {
+    format!("{:.0} MiB", bytes as f64 / (1u64 << 20) as f64)
+}
+
+/// Refuses, with a message, a file the worker could not hold at all (the
+/// file and the working set; no KV cache), when its header is not read yet.
 pub fn check_memory(file_size: u64) -> Result<(), String> {
-    if file_size > MAX_FILE_BYTES {
-        return Err(format!(
-            "this GGUF is {:.1} GiB; generation in the browser (wasm32, at most 4 GiB of memory) takes files up to {:.1} GiB",
-            file_size as f64 / (1u64 << 30) as f64,
-            MAX_FILE_BYTES as f64 / (1u64 << 30) as f64
-        ));
+    MemoryNeed::new(file_size, None, 0).check()
+}
+
+/// The shapes the KV cache and the memory check need, from a GGUF's header.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelShape {
+    /// `general.architecture`.
+    pub arch: String,
+    /// `<arch>.block_count`.
+    pub n_layer: u64,
+    /// `<arch>.context_length` (0 when absent).
+    pub n_ctx_train: u64,
+    /// `<arch>.attention.head_count_kv` (else `head_count`).
+    pub n_kv_head: u64,
+    /// `<arch>.attention.key_length` (else `embedding_length / head_count`).
+    pub k_len: u64,
+    /// `<arch>.attention.value_length` (else the key length).
+    pub v_len: u64,
+    /// Whether the engine copies the weights out of the file while it
+    /// loads (the architectures candle-transformers runs: peak twice the
+    /// file) rather than using them in place.
+    pub copies_weights: bool,
+}
+
+/// The architectures the engine runs on candle-transformers, which reads
+/// its own copy of the tensors (`inference::model`: every other one runs on
+/// Promptscope's decoder, on the file's bytes in place).
+pub const COPYING_ARCHITECTURES: &[&str] = &["phi3"];
+
+impl ModelShape {
+    /// Reads the shapes from a parsed header.
+    pub fn from_gguf(file: &gguf_meta::GgufFile) -> Result<ModelShape, String> {
+        let arch = file
+            .architecture()
+            .ok_or("the GGUF has no general.architecture")?
+            .to_string();
+        let get = |k: &str| file.arch_get(k).and_then(|v| v.as_u64());
+        let need = |k: &str| get(k).ok_or_else(|| format!("the GGUF has no {arch}.{k}"));
+        let n_layer = need("block_count")?;
+        let n_head = need("attention.head_count")?;
+        let n_kv_head = get("attention.head_count_kv").unwrap_or(n_head);
+        let k_len = match get("attention.key_length") {
+            Some(k) => k,
+            None => need("embedding_length")? / n_head.max(1),
+        };
+        Ok(ModelShape {
+            n_layer,
+            n_ctx_train: get("context_length").unwrap_or(0),
+            n_kv_head,
+            k_len,
+            v_len: get("attention.value_length").unwrap_or(k_len),
+            copies_weights: COPYING_ARCHITECTURES.contains(&arch.as_str()),
+            arch,
+        })
     }
-    Ok(())
+
+    /// The context a job asking for `num_ctx` gets, as
+    /// `inference::generate::effective_ctx` computes it: 4096 when not
+    /// positive, at most the trained length, at least 1.
+    pub fn ctx_for(&self, num_ctx: i64) -> u64 {
+        let n = if num_ctx <= 0 { 4096 } else { num_ctx as u64 };
+        let n = if self.n_ctx_train > 0 {
+            n.min(self.n_ctx_train)
+        } else {
+            n
+        };
+        n.max(1)
+    }
+
+    /// The KV cache's bytes for `n_ctx` tokens: K and V for every layer,
+    /// KV head and position ([`KV_ELEMENT_BYTES`] each).
+    pub fn kv_bytes(&self, n_ctx: u64) -> u64 {
+        self.n_layer
+            .saturating_mul(n_ctx)
+            .saturating_mul(self.n_kv_head)
+            .saturating_mul(self.k_len + self.v_len)
+            .saturating_mul(KV_ELEMENT_BYTES)
+    }
+}
+
+/// What generating with a file takes in the worker at its peak.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemoryNeed {
+    /// The file, read into memory and used in place.
+    pub file: u64,
+    /// A copy of the weights while the engine loads (candle's models).
+    pub copy: u64,
+    /// The KV cache for `n_ctx` tokens.
+    pub kv: u64,
+    /// The context the KV cache is for (0: not known yet).
+    pub n_ctx: u64,
+    /// [`WORKING_SET_BYTES`].
+    pub working: u64,
+}
+
+impl MemoryNeed {
+    /// The need of a file of `file_size` bytes with this header's shapes
+    /// (`None`: not read yet) and a context of `n_ctx` tokens.
+    pub fn new(file_size: u64, shape: Option<&ModelShape>, n_ctx: u64) -> MemoryNeed {
+        MemoryNeed {
+            file: file_size,
+            copy: match shape {
+                Some(s) if s.copies_weights => file_size,
+                _ => 0,
+            },
+            kv: shape.map_or(0, |s| s.kv_bytes(n_ctx)),
+            n_ctx: if shape.is_some() { n_ctx } else { 0 },
+            working: WORKING_SET_BYTES,
+        }
+    }
+
+    /// The sum.
+    pub fn total(&self) -> u64 {
+        self.file
+            .saturating_add(self.copy)
+            .saturating_add(self.kv)
+            .saturating_add(self.working)
+    }
+
+    /// What the sum is made of, in words.
+    pub fn parts(&self) -> String {
+        let mut parts = vec![format!("the file {}", gib(self.file))];
+        if self.copy > 0 {
+            parts.push(format!("its copy while loading {}", gib(self.copy)));
+        }
+        if self.n_ctx > 0 {
+            parts.push(format!(
+                "the KV cache for num_ctx {} {}",
+                self.n_ctx,
+                gib(self.kv)
+            ));
+        }
+        parts.push(format!("{} working set", mib(self.working)));
+        parts.join(" + ")
+    }
+
+    /// Refuses, with the figures, a need above wasm32's 4 GiB.
+    pub fn check(&self) -> Result<(), String> {
+        if self.total() > WASM_MEMORY_BYTES {
+            let hint = if self.kv > 0 && self.file + self.copy + self.working < WASM_MEMORY_BYTES {
+                "; a smaller num_ctx fits"
+            } else {
+                ""
+            };
+            return Err(format!(
+                "generating with this GGUF in the browser needs {} ({}), more than wasm32's {} of memory{hint}",
+                gib(self.total()),
+                self.parts(),
+                gib(WASM_MEMORY_BYTES)
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Bytes in MB (10^6) with one decimal, as the pane's progress shows them.
+pub fn megabytes(bytes: f64) -> String {
+    format!("{:.1}", bytes / 1e6)
 }
 
 /// One generation request for the worker.
@@ -76,6 +242,16 @@ impl Job {
             debug,
             default_num_ctx: 4096,
         }
+    }
+
+    /// The `num_ctx` the job asks for: its options' (an integer, or a
+    /// float, truncated, as the engine reads options), else
+    /// `default_num_ctx`.
+    pub fn num_ctx(&self) -> i64 {
+        let v = &self.options["num_ctx"];
+        v.as_i64()
+            .or_else(|| v.as_f64().map(|f| f.trunc() as i64))
+            .unwrap_or(self.default_num_ctx)
     }
 
     /// Whether the final chunk carries `context` (`/api/generate`, not raw).
@@ -329,7 +505,202 @@ mod tests {
     fn memory_check_refuses_big_files_with_a_message() {
         assert!(check_memory(98_362_432).is_ok());
         let e = check_memory(4 << 30).unwrap_err();
-        assert!(e.contains("4.0 GiB") && e.contains("1.5 GiB"), "{e}");
+        assert!(
+            e.contains("needs 4.2 GiB (the file 4.0 GiB + 256 MiB working set)")
+                && e.contains("wasm32's 4.0 GiB"),
+            "{e}"
+        );
+        // the file is held once: 3.5 GiB fit, where twice the file did not
+        assert!(check_memory(3584 << 20).is_ok());
+    }
+
+    /// A GGUF header: `kvs` (u32 or string values), then `tensors` (name,
+    /// ggml type id), each 256 x 1, data at offset 0.
+    fn header(kvs: &[(&str, Result<u32, &str>)], tensors: &[(&str, u32)]) -> Vec<u8> {
+        let mut b = b"GGUF".to_vec();
+        let string = |b: &mut Vec<u8>, s: &str| {
+            b.extend_from_slice(&(s.len() as u64).to_le_bytes());
+            b.extend_from_slice(s.as_bytes());
+        };
+        b.extend_from_slice(&3u32.to_le_bytes());
+        b.extend_from_slice(&(tensors.len() as u64).to_le_bytes());
+        b.extend_from_slice(&(kvs.len() as u64).to_le_bytes());
+        for (k, v) in kvs {
+            string(&mut b, k);
+            match v {
+                Ok(n) => {
+                    b.extend_from_slice(&4u32.to_le_bytes());
+                    b.extend_from_slice(&n.to_le_bytes());
+                }
+                Err(s) => {
+                    b.extend_from_slice(&8u32.to_le_bytes());
+                    string(&mut b, s);
+                }
+            }
+        }
+        for (name, ty) in tensors {
+            string(&mut b, name);
+            b.extend_from_slice(&2u32.to_le_bytes());
+            b.extend_from_slice(&256u64.to_le_bytes());
+            b.extend_from_slice(&1u64.to_le_bytes());
+            b.extend_from_slice(&ty.to_le_bytes());
+            b.extend_from_slice(&0u64.to_le_bytes());
+        }
+        // aligned data for the largest (F32: 1 KiB), shared by all
+        b.resize(b.len().next_multiple_of(32) + 1024, 0);
+        b
+    }
+
+    /// Gemma 3 270M's shapes (18 layers, 1 KV head of 256, 32768 trained).
+    fn gemma3() -> gguf_meta::GgufFile {
+        let bytes = header(
+            &[
+                ("general.architecture", Err("gemma3")),
+                ("gemma3.block_count", Ok(18)),
+                ("gemma3.context_length", Ok(32768)),
+                ("gemma3.embedding_length", Ok(640)),
+                ("gemma3.attention.head_count", Ok(4)),
+                ("gemma3.attention.head_count_kv", Ok(1)),
+                ("gemma3.attention.key_length", Ok(256)),
+                ("gemma3.attention.value_length", Ok(256)),
+            ],
+            &[
+                ("token_embd.weight", 8),
+                ("blk.0.attn_q.weight", 6),
+                ("blk.0.attn_k.weight", 6),
+                ("blk.0.attn_output.weight", 12),
+                ("blk.0.ffn_down.weight", 14),
+                ("blk.0.attn_norm.weight", 0),
+                ("blk.0.ffn_norm.weight", 0),
+                ("blk.1.ffn_down.weight", 12),
+            ],
+        );
+        gguf_meta::parse(bytes.as_slice()).unwrap()
+    }
+
+    #[test]
+    fn the_kv_cache_is_read_from_the_header() {
+        let g = gemma3();
+        let s = ModelShape::from_gguf(&g).unwrap();
+        assert_eq!(
+            (s.n_layer, s.n_kv_head, s.k_len, s.v_len),
+            (18, 1, 256, 256)
+        );
+        assert!(
+            !s.copies_weights,
+            "the decoder uses gemma3's weights in place"
+        );
+        // num_ctx: the job's, 4096 when not positive, at most the trained 32768
+        assert_eq!(
+            (
+                s.ctx_for(2048),
+                s.ctx_for(0),
+                s.ctx_for(-1),
+                s.ctx_for(1 << 20)
+            ),
+            (2048, 4096, 4096, 32768)
+        );
+        // 18 layers x 4096 positions x 1 head x (256 + 256) x 4 bytes
+        assert_eq!(s.kv_bytes(4096), 18 * 4096 * 512 * 4);
+        assert_eq!(s.kv_bytes(4096), 150_994_944);
+        // key length from the embedding when absent; KV heads from the heads
+        let llama = header(
+            &[
+                ("general.architecture", Err("llama")),
+                ("llama.block_count", Ok(30)),
+                ("llama.embedding_length", Ok(576)),
+                ("llama.attention.head_count", Ok(9)),
+            ],
+            &[],
+        );
+        let s = ModelShape::from_gguf(&gguf_meta::parse(llama.as_slice()).unwrap()).unwrap();
+        assert_eq!(
+            (s.n_kv_head, s.k_len, s.v_len, s.n_ctx_train),
+            (9, 64, 64, 0)
+        );
+        assert!(!s.copies_weights);
+        assert_eq!(s.ctx_for(100_000), 100_000);
+        let broken = header(&[("general.architecture", Err("llama"))], &[]);
+        assert_eq!(
+            ModelShape::from_gguf(&gguf_meta::parse(broken.as_slice()).unwrap()).unwrap_err(),
+            "the GGUF has no llama.block_count"
+        );
+    }
+
+    #[test]
+    fn the_memory_check_counts_the_file_the_copy_and_the_kv_cache() {
+        let s = ModelShape::from_gguf(&gemma3()).unwrap();
+        let need = MemoryNeed::new(253_113_024, Some(&s), 4096);
+        assert_eq!(need.total(), 253_113_024 + 150_994_944 + WORKING_SET_BYTES);
+        assert!(need.check().is_ok());
+        // 32768 positions: 1.1 GiB of cache, still fits
+        assert!(MemoryNeed::new(253_113_024, Some(&s), 32768)
+            .check()
+            .is_ok());
+        // a 1.5 GiB file copied while it loads (a graph on candle, as phi3
+        // runs), and the full context: too much
+        let mut copying = s.clone();
+        copying.copies_weights = true;
+        let e = MemoryNeed::new(1536 << 20, Some(&copying), 32768)
+            .check()
+            .unwrap_err();
+        assert_eq!(
+            e,
+            "generating with this GGUF in the browser needs 4.4 GiB (the file 1.5 GiB + \
+             its copy while loading 1.5 GiB + the KV cache for num_ctx 32768 1.1 GiB + \
+             256 MiB working set), more than wasm32's 4.0 GiB of memory; a smaller num_ctx fits"
+        );
+        // used in place (the decoder): the same file fits
+        assert!(MemoryNeed::new(1536 << 20, Some(&s), 32768).check().is_ok());
+    }
+
+    #[test]
+    fn smollm2s_real_header_gives_its_figure() {
+        let path = testkit::smollm2();
+        let file = std::fs::File::open(&path).unwrap();
+        let g = gguf_meta::parse(gguf_meta::SeekSource::new(file)).unwrap();
+        let s = ModelShape::from_gguf(&g).unwrap();
+        // SmolLM2-135M: 30 layers, 3 KV heads of 64
+        assert_eq!(
+            (s.arch.as_str(), s.n_layer, s.n_kv_head, s.k_len),
+            ("llama", 30, 3, 64)
+        );
+        assert_eq!(s.kv_bytes(s.ctx_for(4096)), 30 * 4096 * 3 * 128 * 4);
+        let need = MemoryNeed::new(g.file_size(), Some(&s), 4096);
+        assert_eq!(need.copy, 0, "the decoder uses the weights in place");
+        assert!(
+            need.parts()
+                .starts_with("the file 0.1 GiB + the KV cache for num_ctx 4096 0.2 GiB"),
+            "{}",
+            need.parts()
+        );
+    }
+
+    #[test]
+    fn megabytes_have_one_decimal() {
+        assert_eq!(
+            (megabytes(8_388_608.0), megabytes(98_362_432.0)),
+            ("8.4".into(), "98.4".into())
+        );
+    }
+
+    #[test]
+    fn a_jobs_num_ctx_is_its_options_else_the_default() {
+        let job = |options: Value| {
+            let mut j = Job::new(
+                Endpoint::Generate,
+                &json!({"model": "m", "options": options}),
+                "p".into(),
+                None,
+                false,
+            );
+            j.default_num_ctx = 8192;
+            j
+        };
+        assert_eq!(job(json!({"num_ctx": 2048})).num_ctx(), 2048);
+        assert_eq!(job(json!({"num_ctx": 1024.7})).num_ctx(), 1024);
+        assert_eq!(job(json!({"temperature": 0})).num_ctx(), 8192);
+        assert_eq!(job(Value::Null).num_ctx(), 8192);
     }
 
     #[test]

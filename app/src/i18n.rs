@@ -289,7 +289,7 @@ const CATALOGUE: &[Entry] = &[
     ("generate.debug", "Debug output", "Salida de depuración", "Отладочный вывод"),
     ("generate.help", "Runs the chosen GGUF in your browser (one thread, nothing leaves the page) and answers with Ollama's response chunks. Small models only: SmolLM2, Qwen, Llama 3.2 1B.", "Ejecuta el GGUF elegido en su navegador (un hilo, nada sale de la página) y responde con los fragmentos de respuesta de Ollama. Solo modelos pequeños: SmolLM2, Qwen, Llama 3.2 1B.", "Запускает выбранный GGUF в браузере (один поток, ничего не покидает страницу) и отвечает фрагментами ответа Ollama. Только небольшие модели: SmolLM2, Qwen, Llama 3.2 1B."),
     ("generate.idle", "Choose a GGUF in the Model pane, then Generate.", "Elija un GGUF en el panel Modelo y pulse Generar.", "Выберите GGUF в панели «Модель» и нажмите «Сгенерировать»."),
-    ("generate.loading", "Loading the model: {pct}%", "Cargando el modelo: {pct} %", "Загрузка модели: {pct}%"),
+    ("generate.loading", "Loading the model: read {done} of {total} MB ({pct}%)", "Cargando el modelo: leídos {done} de {total} MB ({pct} %)", "Загрузка модели: прочитано {done} из {total} МБ ({pct}%)"),
     ("generate.running", "Generating…", "Generando…", "Генерация…"),
     ("generate.finished", "done_reason {reason} · prompt_eval_count {prompt} ({pps} tokens/s) · eval_count {eval} ({tps} tokens/s)", "done_reason {reason} · prompt_eval_count {prompt} ({pps} tokens/s) · eval_count {eval} ({tps} tokens/s)", "done_reason {reason} · prompt_eval_count {prompt} ({pps} токенов/с) · eval_count {eval} ({tps} токенов/с)"),
     ("generate.no_gguf", "Choose a GGUF file in the Model pane first.", "Primero elija un archivo GGUF en el panel Modelo.", "Сначала выберите файл GGUF в панели «Модель»."),

@@ -1,7 +1,10 @@
 // The Generate pane: SmolLM2 chosen in the Model pane is loaded by the
 // generation worker (fetched only now), answers with Ollama's chunks
 // (greedy: llama.cpp's text and counts), and a long answer stops on Stop.
+// While it loads the pane shows the bytes read and a progress bar; once
+// loaded, what runs where (architecture, tensor types, graph, CPU).
 import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
 import { describe, test } from 'node:test';
 
 import { eventually } from './support/app-page.mjs';
@@ -52,9 +55,41 @@ describe('Generate', () => {
       await eventually(async () => assert.match(await app.tokenCount.textContent(), /^27 tokens/));
 
       const status = page.getByTestId('generate-status');
+      assert.equal(await page.getByTestId('generate-runner').isHidden(), true, 'no runner before a model is loaded');
+      // every status text and progress bar state while it loads
+      await page.evaluate(() => {
+        window.loadingSeen = [];
+        const status = document.querySelector('[data-testid=generate-status]');
+        const bar = document.querySelector('[data-testid=generate-progress]');
+        const note = () => {
+          if (status.dataset.state === 'loading')
+            window.loadingSeen.push({ text: status.textContent, value: bar.value, max: bar.max, hidden: bar.hidden });
+        };
+        new MutationObserver(note).observe(status, { subtree: true, characterData: true, childList: true, attributes: true });
+      });
       await page.getByTestId('generate-run').click();
       await eventually(async () => assert.equal(await status.getAttribute('data-state'), 'done'), { timeout: 240_000 });
       assert.ok(workerRequests.length > 0, 'the worker was fetched on demand');
+      const seen = await page.evaluate(() => window.loadingSeen);
+      const size = statSync(smollm2()).size;
+      assert.ok(seen.length >= 2, `loading states seen: ${JSON.stringify(seen)}`);
+      for (const s of seen) {
+        const m = s.text.match(/^Loading the model: read ([\d.]+) of ([\d.]+) MB \((\d+)%\)$/);
+        assert.ok(m, `status while loading: ${s.text}`);
+        assert.equal(m[2], (size / 1e6).toFixed(1));
+        assert.equal(s.hidden, false, 'the progress bar shows while loading');
+        assert.equal(s.max, size);
+        assert.ok(Math.abs(s.value / 1e6 - Number(m[1])) < 0.06, `bar ${s.value} for ${s.text}`);
+      }
+      // read in slices of 8 MiB: part of the file, then all of it
+      assert.ok(seen.some((s) => s.value > 0 && s.value < size), JSON.stringify(seen));
+      assert.equal(seen.at(-1).text, `Loading the model: read ${(size / 1e6).toFixed(1)} of ${(size / 1e6).toFixed(1)} MB (100%)`);
+      assert.equal(await page.getByTestId('generate-progress').isHidden(), true, 'no progress bar once loaded');
+      // the tensor types as gguf-py counts them in this file
+      assert.equal(
+        await page.getByTestId('generate-runner').textContent(),
+        "llama · Q4_1 ×210, F32 ×61, Q8_0 ×1 · Promptscope's decoder · CPU wasm simd128, 1 thread",
+      );
       assert.equal(await page.getByTestId('generate-output').textContent(), 'The capital of Japan is Tokyo.');
       const lines = await chunks(app);
       const last = lines.at(-1);

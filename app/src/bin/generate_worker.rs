@@ -3,11 +3,13 @@
 //! when the user asks for generation, so the main app's wasm carries no
 //! inference code.
 //!
-//! Messages in: `{type: "load", file: File}`, `{type: "generate", json}`
-//! (a [`promptscope_app::generate::Job`] as JSON), `{type: "stop"}`.
+//! Messages in: `{type: "load", file: File, num_ctx?}` (`num_ctx`: the
+//! one the first job asks for, for the memory check), `{type: "generate",
+//! json}` (a [`promptscope_app::generate::Job`] as JSON), `{type: "stop"}`.
 //! Messages out: `{type: "ready"}` (first; the page sends nothing before
-//! it), `{type: "progress", done, total}`, `{type: "loaded",
-//! ms, arch}`, `{type: "piece", text}` (the model's raw text for one step,
+//! it), `{type: "progress", done, total}` (bytes read), `{type: "loaded",
+//! ms, arch, runner}` (`runner`: what runs where, one line), `{type:
+//! "piece", text}` (the model's raw text for one step,
 //! before Ollama's parsers), `{type: "chunk", json}` (one NDJSON line),
 //! `{type: "done"}`, `{type: "error", message}`.
 
@@ -20,7 +22,7 @@ mod worker {
     use std::rc::Rc;
 
     use inference::{Generation, Model, Step};
-    use promptscope_app::generate::{self, Job};
+    use promptscope_app::generate::{self, Job, MemoryNeed, ModelShape};
     use wasm_bindgen::prelude::*;
     use web_sys::MessageEvent;
 
@@ -30,6 +32,9 @@ mod worker {
         model: Model,
         vocab: tokenizer::Vocab,
         adds_bos: bool,
+        /// The header's shapes, for each job's memory check.
+        shape: Option<ModelShape>,
+        file_size: u64,
     }
 
     #[derive(Default)]
@@ -53,17 +58,25 @@ mod worker {
         gloo_timers::future::TimeoutFuture::new(0).await;
     }
 
-    /// Reads the whole file in 8 MiB slices, reporting progress.
-    fn read_file(file: web_sys::File) -> Result<Vec<u8>, String> {
-        let total = file.size() as u64;
-        let source = common::FileSource::new(file)?;
-        let mut bytes = Vec::with_capacity(total as usize);
+    /// Reads the whole file in 8 MiB slices into one buffer of its size
+    /// (each slice copied in once), reporting progress.
+    fn read_file(source: &common::FileSource, total: u64) -> Result<Vec<u8>, String> {
+        let mut bytes = Vec::new();
+        bytes
+            .try_reserve_exact(total as usize)
+            .map_err(|_| format!("cannot allocate {total} bytes for the file"))?;
         let mut at = 0u64;
         const STEP: u64 = 8 << 20;
         while at < total {
             let end = (at + STEP).min(total);
             let part = source.read_range(at, end).map_err(|e| e.to_string())?;
-            bytes.extend_from_slice(&part.to_vec());
+            let start = bytes.len();
+            let n = part.length() as usize;
+            if n as u64 != end - at {
+                return Err(format!("the file changed while it was read (at byte {at})"));
+            }
+            bytes.resize(start + n, 0);
+            part.copy_to(&mut bytes[start..]);
             at = end;
             post(&[
                 ("type", "progress".into()),
@@ -74,20 +87,25 @@ mod worker {
         Ok(bytes)
     }
 
-    fn load(state: &Rc<RefCell<State>>, file: web_sys::File) {
+    fn load(state: &Rc<RefCell<State>>, file: web_sys::File, num_ctx: Option<i64>) {
         let t0 = now_ns();
-        if let Err(why) = generate::check_memory(file.size() as u64) {
-            return error(&why);
-        }
-        let bytes = match read_file(file) {
-            Ok(b) => b,
+        let total = file.size() as u64;
+        let mut source = match common::FileSource::new(file) {
+            Ok(s) => s,
             Err(e) => return error(&e),
         };
-        let meta = match gguf_meta::parse(gguf_meta::SeekSource::new(std::io::Cursor::new(&bytes)))
-        {
+        // the header first (only the bytes it spans), then the memory check
+        let meta = match gguf_meta::parse(&mut source) {
             Ok(m) => m,
             Err(e) => return error(&e.to_string()),
         };
+        let shape = ModelShape::from_gguf(&meta).ok();
+        let n_ctx = shape
+            .as_ref()
+            .map_or(0, |s| s.ctx_for(num_ctx.unwrap_or(0)));
+        if let Err(why) = MemoryNeed::new(total, shape.as_ref(), n_ctx).check() {
+            return error(&why);
+        }
         let vocab =
             match tokenizer::Vocab::from_gguf_with(&meta, tokenizer::LoadOptions::ollama(true)) {
                 Ok(v) => v,
@@ -99,21 +117,31 @@ mod worker {
             meta.get("tokenizer.ggml.add_bos_token")
                 .and_then(|v| v.as_bool()),
         );
-        let model = match Model::from_bytes(&bytes) {
+        let bytes = match read_file(&source, total) {
+            Ok(b) => b,
+            Err(e) => return error(&e),
+        };
+        // the buffer moves into the model, which uses the weights in place
+        let model = match Model::from_vec(bytes) {
             Ok(m) => m,
             Err(e) => return error(&e.to_string()),
         };
-        drop(bytes);
         let arch = model.arch().to_string();
+        // what runs where, as the engine says it
+        let runner = model.runner().line();
+        drop(meta);
         state.borrow_mut().loaded = Some(Loaded {
             model,
             vocab,
             adds_bos,
+            shape,
+            file_size: total,
         });
         post(&[
             ("type", "loaded".into()),
             ("ms", ((now_ns() - t0) as f64 / 1e6).into()),
             ("arch", arch.into()),
+            ("runner", runner.into()),
         ]);
     }
 
@@ -143,6 +171,15 @@ mod worker {
             Ok(p) => p,
             Err(e) => return error(&e.to_string()),
         };
+        // this job's KV cache next to the weights (loaded: no copy left)
+        if let Some(l) = &state.borrow().loaded {
+            let n_ctx = inference::generate::effective_ctx(options.num_ctx, l.model.n_ctx_train());
+            let mut need = MemoryNeed::new(l.file_size, l.shape.as_ref(), n_ctx as u64);
+            need.copy = 0;
+            if let Err(why) = need.check() {
+                return error(&why);
+            }
+        }
         if options.num_predict == 0 {
             let m = ollama::response::Metrics {
                 total_duration: clock(),
@@ -269,7 +306,11 @@ mod worker {
                         return error("load needs a file");
                     };
                     state.borrow_mut().loaded = None;
-                    load(&state, file);
+                    let num_ctx = js_sys::Reflect::get(&data, &"num_ctx".into())
+                        .ok()
+                        .and_then(|v| v.as_f64())
+                        .map(|f| f as i64);
+                    load(&state, file, num_ctx);
                 }
                 "generate" => {
                     let json = common::field(&data, "json").unwrap_or_default();

@@ -17,7 +17,8 @@ use crate::ui::store::Store;
 #[derive(Clone, Debug, PartialEq)]
 enum Phase {
     Idle,
-    Loading(f64),
+    /// Bytes read of the file's total.
+    Loading(f64, f64),
     Running,
     Error(String),
 }
@@ -40,6 +41,8 @@ pub fn GeneratePane() -> impl IntoView {
     let worker = StoredValue::new_local(None::<web_sys::Worker>);
     let pending = StoredValue::new_local(None::<String>);
     let debug = RwSignal::new(false);
+    // what runs where, from the worker once the model is loaded
+    let runner = RwSignal::new(None::<String>);
     // Messages wait here until the worker says it is ready (a message
     // posted while its wasm still loads would be lost).
     let ready = StoredValue::new_local(false);
@@ -96,9 +99,10 @@ pub fn GeneratePane() -> impl IntoView {
                         get("done").as_f64().unwrap_or(0.0),
                         get("total").as_f64().unwrap_or(1.0),
                     );
-                    phase.set(Phase::Loading(d / t.max(1.0)));
+                    phase.set(Phase::Loading(d, t));
                 }
                 Some("loaded") => {
+                    runner.set(get("runner").as_string());
                     phase.set(Phase::Running);
                     if let (Some(w), Some(job)) = (worker.get_value(), pending.get_value()) {
                         pending.set_value(None);
@@ -134,10 +138,6 @@ pub fn GeneratePane() -> impl IntoView {
             phase.set(Phase::Error(store.t("generate.no_gguf").to_string()));
             return;
         };
-        if let Err(why) = generate::check_memory(file.size() as u64) {
-            phase.set(Phase::Error(why));
-            return;
-        }
         let outcome = store.outcome.get_untracked();
         let Some(prompt) = outcome.prompt.clone() else {
             let why = outcome
@@ -178,6 +178,21 @@ pub fn GeneratePane() -> impl IntoView {
             debug.get_untracked(),
         );
         job.answer = outcome.answer_setup.clone().unwrap_or_default();
+        let num_ctx = job.num_ctx();
+        // the memory check, with the KV cache when the Model pane read this
+        // file's header (the worker checks again with the header it reads)
+        let gguf = store.gguf.get_untracked();
+        let shape = gguf
+            .as_ref()
+            .filter(|g| g.name == file.name())
+            .and_then(|g| generate::ModelShape::from_gguf(&g.file).ok());
+        let n_ctx = shape.as_ref().map_or(0, |s| s.ctx_for(num_ctx));
+        if let Err(why) =
+            generate::MemoryNeed::new(file.size() as u64, shape.as_ref(), n_ctx).check()
+        {
+            phase.set(Phase::Error(why));
+            return;
+        }
         let job = job.to_json();
         let Some(w) = spawn() else { return };
         lines.set(Vec::new());
@@ -188,8 +203,16 @@ pub fn GeneratePane() -> impl IntoView {
         } else {
             loaded_name.set_value(Some(file.name()));
             pending.set_value(Some(job));
-            phase.set(Phase::Loading(0.0));
-            post(&w, &[("type", "load".into()), ("file", file.into())]);
+            runner.set(None);
+            phase.set(Phase::Loading(0.0, file.size()));
+            post(
+                &w,
+                &[
+                    ("type", "load".into()),
+                    ("file", file.into()),
+                    ("num_ctx", (num_ctx as f64).into()),
+                ],
+            );
         }
     };
     let stop = move |_| {
@@ -222,7 +245,14 @@ pub fn GeneratePane() -> impl IntoView {
             ),
             None => store.t("generate.idle").to_string(),
         }),
-        Phase::Loading(f) => store.tf("generate.loading", &[("pct", &format!("{:.0}", f * 100.0))]),
+        Phase::Loading(done, total) => store.tf(
+            "generate.loading",
+            &[
+                ("done", &generate::megabytes(done)),
+                ("total", &generate::megabytes(total)),
+                ("pct", &format!("{:.0}", done / total.max(1.0) * 100.0)),
+            ],
+        ),
         Phase::Running => store.t("generate.running").to_string(),
         Phase::Error(e) => e,
     };
@@ -232,7 +262,7 @@ pub fn GeneratePane() -> impl IntoView {
             <div class="pane-head">
                 <h2 id="generate-heading">{move || store.t("generate.title")}</h2>
                 <button type="button" data-testid="generate-run" on:click=run
-                    disabled=move || matches!(phase.get(), Phase::Loading(_) | Phase::Running)>
+                    disabled=move || matches!(phase.get(), Phase::Loading(..) | Phase::Running)>
                     {move || store.t("generate.run")}
                 </button>
                 <button type="button" data-testid="generate-stop" on:click=stop
@@ -246,17 +276,21 @@ pub fn GeneratePane() -> impl IntoView {
                 </label>
             </div>
             <p class="hint">{move || store.t("generate.help")}</p>
-            <progress data-testid="generate-progress" max="1"
-                value=move || match phase.get() { Phase::Loading(f) => f, _ => 0.0 }
-                hidden=move || !matches!(phase.get(), Phase::Loading(_)) />
+            <progress data-testid="generate-progress"
+                max=move || match phase.get() { Phase::Loading(_, t) => t.max(1.0), _ => 1.0 }
+                value=move || match phase.get() { Phase::Loading(d, _) => d, _ => 0.0 }
+                hidden=move || !matches!(phase.get(), Phase::Loading(..)) />
             <p role="status" data-testid="generate-status"
                 data-state=move || match phase.get() {
                     Phase::Idle => if summary.with(|s| s.done_reason.is_some()) { "done" } else { "idle" },
-                    Phase::Loading(_) => "loading",
+                    Phase::Loading(..) => "loading",
                     Phase::Running => "running",
                     Phase::Error(_) => "error",
                 }>
                 {status}
+            </p>
+            <p class="hint" data-testid="generate-runner" hidden=move || runner.with(Option::is_none)>
+                {move || runner.get().unwrap_or_default()}
             </p>
             {move || {
                 let thinking = summary.with(|s| s.thinking.clone());
