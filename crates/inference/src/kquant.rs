@@ -660,84 +660,44 @@ pub(crate) mod scalar {
     }
 }
 
-/// `Q5_0 · Q8_0`, AVX2 where the CPU has it.
-pub(crate) fn dot_q5_0(xs: &[BlockQ5_0], ys: &[BlockQ8]) -> f32 {
-    #[cfg(target_arch = "x86_64")]
-    return crate::simd_k::x86::dot_q5_0(xs, ys);
-    #[allow(unreachable_code)]
-    scalar::q5_0(xs, ys)
+/// Block dots that run AVX2 where the CPU has it (`crate::simd_k::x86`
+/// checks at run time and falls back to the scalar one itself) and the
+/// scalar kernel of the same arithmetic elsewhere.
+macro_rules! dots {
+    ($($(#[$doc:meta])* $name:ident = $kernel:ident ($x:ty, $y:ty);)*) => {$(
+        $(#[$doc])*
+        pub(crate) fn $name(xs: &[$x], ys: &[$y]) -> f32 {
+            #[cfg(target_arch = "x86_64")]
+            return crate::simd_k::x86::$name(xs, ys);
+            #[allow(unreachable_code)]
+            scalar::$kernel(xs, ys)
+        }
+    )*};
 }
 
-/// `Q5_1 · Q8_1`, AVX2 where the CPU has it.
-pub(crate) fn dot_q5_1(xs: &[BlockQ5_1], ys: &[BlockQ8]) -> f32 {
-    #[cfg(target_arch = "x86_64")]
-    return crate::simd_k::x86::dot_q5_1(xs, ys);
-    #[allow(unreachable_code)]
-    scalar::q5_1(xs, ys)
-}
-
-/// One output of the repacked `Q4_0` kernels.
-pub(crate) fn dot_q4_0_repacked(xs: &[crate::quant::BlockQ4_0], ys: &[BlockQ8]) -> f32 {
-    #[cfg(target_arch = "x86_64")]
-    return crate::simd_k::x86::dot_q4_0_repacked(xs, ys);
-    #[allow(unreachable_code)]
-    scalar::q4_0_repacked(xs, ys)
-}
-
-pub(crate) fn dot_q4_k_repacked(xs: &[BlockQ4K], ys: &[BlockQ8K]) -> f32 {
-    #[cfg(target_arch = "x86_64")]
-    return crate::simd_k::x86::dot_q4_k_repacked(xs, ys);
-    #[allow(unreachable_code)]
-    scalar::q4_k_repacked(xs, ys)
-}
-
-pub(crate) fn dot_q4_k(xs: &[BlockQ4K], ys: &[BlockQ8K]) -> f32 {
-    #[cfg(target_arch = "x86_64")]
-    return crate::simd_k::x86::dot_q4_k(xs, ys);
-    #[allow(unreachable_code)]
-    scalar::q4_k(xs, ys)
-}
-
-pub(crate) fn dot_q5_k(xs: &[BlockQ5K], ys: &[BlockQ8K]) -> f32 {
-    #[cfg(target_arch = "x86_64")]
-    return crate::simd_k::x86::dot_q5_k(xs, ys);
-    #[allow(unreachable_code)]
-    scalar::q5_k(xs, ys)
-}
-
-pub(crate) fn dot_q4_k_repacked_gemm(xs: &[BlockQ4K], ys: &[BlockQ8K]) -> f32 {
-    #[cfg(target_arch = "x86_64")]
-    return crate::simd_k::x86::dot_q4_k_repacked_gemm(xs, ys);
-    #[allow(unreachable_code)]
-    scalar::q4_k_repacked_gemm(xs, ys)
-}
-
-pub(crate) fn dot_q4_k_tiled(xs: &[BlockQ4K], ys: &[BlockQ8K]) -> f32 {
-    #[cfg(target_arch = "x86_64")]
-    return crate::simd_k::x86::dot_q4_k_tiled(xs, ys);
-    #[allow(unreachable_code)]
-    scalar::q4_k_tiled(xs, ys)
-}
-
-pub(crate) fn dot_q5_k_tiled(xs: &[BlockQ5K], ys: &[BlockQ8K]) -> f32 {
-    #[cfg(target_arch = "x86_64")]
-    return crate::simd_k::x86::dot_q5_k_tiled(xs, ys);
-    #[allow(unreachable_code)]
-    scalar::q5_k_tiled(xs, ys)
-}
-
-pub(crate) fn dot_q6_k_tiled(xs: &[BlockQ6K], ys: &[BlockQ8K]) -> f32 {
-    #[cfg(target_arch = "x86_64")]
-    return crate::simd_k::x86::dot_q6_k_tiled(xs, ys);
-    #[allow(unreachable_code)]
-    scalar::q6_k_tiled(xs, ys)
-}
-
-pub(crate) fn dot_q6_k(xs: &[BlockQ6K], ys: &[BlockQ8K]) -> f32 {
-    #[cfg(target_arch = "x86_64")]
-    return crate::simd_k::x86::dot_q6_k(xs, ys);
-    #[allow(unreachable_code)]
-    scalar::q6_k(xs, ys)
+dots! {
+    /// `Q5_0 · Q8_0`.
+    dot_q5_0 = q5_0(BlockQ5_0, BlockQ8);
+    /// `Q5_1 · Q8_1`.
+    dot_q5_1 = q5_1(BlockQ5_1, BlockQ8);
+    /// One output of the repacked `Q4_0` kernels.
+    dot_q4_0_repacked = q4_0_repacked(crate::quant::BlockQ4_0, BlockQ8);
+    /// One output of the repacked `Q4_K` gemv.
+    dot_q4_k_repacked = q4_k_repacked(BlockQ4K, BlockQ8K);
+    /// One output of the repacked `Q4_K` gemm.
+    dot_q4_k_repacked_gemm = q4_k_repacked_gemm(BlockQ4K, BlockQ8K);
+    /// `Q4_K · Q8_K` (vec_dot).
+    dot_q4_k = q4_k(BlockQ4K, BlockQ8K);
+    /// `Q5_K · Q8_K` (vec_dot).
+    dot_q5_k = q5_k(BlockQ5K, BlockQ8K);
+    /// `Q6_K · Q8_K` (vec_dot).
+    dot_q6_k = q6_k(BlockQ6K, BlockQ8K);
+    /// One output of the tiled `Q4_K` kernel.
+    dot_q4_k_tiled = q4_k_tiled(BlockQ4K, BlockQ8K);
+    /// One output of the tiled `Q5_K` kernel.
+    dot_q5_k_tiled = q5_k_tiled(BlockQ5K, BlockQ8K);
+    /// One output of the tiled `Q6_K` kernel.
+    dot_q6_k_tiled = q6_k_tiled(BlockQ6K, BlockQ8K);
 }
 
 /// `ggml_vec_dot_f16` (or `_bf16`) of one row pair.
