@@ -700,6 +700,15 @@ dots! {
     dot_q6_k_tiled = q6_k_tiled(BlockQ6K, BlockQ8K);
 }
 
+/// `Q5_0 · Q8_0` of one weight row against four activation rows, each as
+/// [`dot_q5_0`] computes it.
+pub(crate) fn dot4_q5_0(xs: &[BlockQ5_0], ys: [&[BlockQ8]; 4]) -> [f32; 4] {
+    #[cfg(target_arch = "x86_64")]
+    return crate::simd_k::x86::dot4_q5_0(xs, ys);
+    #[allow(unreachable_code)]
+    ys.map(|y| dot_q5_0(xs, y))
+}
+
 /// `ggml_vec_dot_f16` (or `_bf16`) of one row pair.
 pub(crate) fn vec_dot_half(x: &[u16], y: &[u16], bf16: bool) -> f32 {
     #[cfg(target_arch = "x86_64")]

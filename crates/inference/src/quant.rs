@@ -399,6 +399,23 @@ impl<'a> Blocks<'a> {
         }
     }
 
+    /// Whether [`Blocks::dot4`] has a four-row kernel for these blocks.
+    fn has_dot4(&self) -> bool {
+        matches!(self, Blocks::Q4_1(_) | Blocks::Q8_0(_) | Blocks::Q5_0(_))
+    }
+
+    /// Four [`Blocks::dot`]s of weight row blocks `[first, first + kb)`, one
+    /// per activation row, bit for bit as four calls give them.
+    fn dot4(&self, first: usize, y: [&[BlockQ8]; 4]) -> [f32; 4] {
+        let kb = y[0].len();
+        match self {
+            Blocks::Q4_1(b) => kernels::dot4_q4_1(&b[first..first + kb], y),
+            Blocks::Q8_0(b) => kernels::dot4_q8_0(&b[first..first + kb], y),
+            Blocks::Q5_0(b) => kquant::dot4_q5_0(&b[first..first + kb], y),
+            _ => y.map(|y| self.dot(first, y)),
+        }
+    }
+
     /// `dst[i][j] = lhs[i] · row_j` for an `(m, k)` lhs against `n` weight
     /// rows of `k` values.
     fn matmul(&self, (m, k, n): (usize, usize, usize), lhs: &[f32], dst: &mut [f32]) {
@@ -411,23 +428,15 @@ impl<'a> Blocks<'a> {
                     kquant::dot_q4_0_repacked(&b[j * kb..(j + 1) * kb], &ys[i * kb..(i + 1) * kb])
                 });
             }
-            Blocks::Q4_0(_) | Blocks::Q4_1(_) | Blocks::Q8_0(_) => {}
-            Blocks::Q5_0(_) | Blocks::Q5_1(_) => {
-                let kb = k / QK;
-                let ys = quantize_rows(lhs, m, k);
-                return tiled(m, n, dst, |j, i| {
-                    self.dot(j * kb, &ys[i * kb..(i + 1) * kb])
-                });
-            }
+            Blocks::Q4_0(_)
+            | Blocks::Q4_1(_)
+            | Blocks::Q8_0(_)
+            | Blocks::Q5_0(_)
+            | Blocks::Q5_1(_) => {}
             _ => return kquant::matmul(self, (m, k, n), lhs, dst),
         }
         let kb = k / QK;
-        let mut ys = Vec::with_capacity(kb * m);
-        let mut row = Vec::with_capacity(kb);
-        for i in 0..m {
-            quantize_q8(&lhs[i * k..(i + 1) * k], &mut row);
-            ys.extend_from_slice(&row);
-        }
+        let ys = quantize_rows(lhs, m, k);
         // Weight rows outermost in tiles so that each tile stays in cache
         // while every activation row passes over it.
         const TILE: usize = 16;
@@ -436,13 +445,12 @@ impl<'a> Blocks<'a> {
             let mut i = 0;
             // four activation rows at a time share each weight block's
             // unpacking (each row's arithmetic is unchanged)
-            if let Blocks::Q4_1(b) = self {
+            if self.has_dot4() {
                 while i + 4 <= m {
                     let y: [&[BlockQ8]; 4] =
                         std::array::from_fn(|r| &ys[(i + r) * kb..(i + r + 1) * kb]);
                     for r in 0..rows {
-                        let first = (j0 + r) * kb;
-                        let d = kernels::dot4_q4_1(&b[first..first + kb], y);
+                        let d = self.dot4((j0 + r) * kb, y);
                         out[r * m + i..r * m + i + 4].copy_from_slice(&d);
                     }
                     i += 4;
@@ -657,6 +665,14 @@ pub(crate) mod kernels {
         dot_q4_0_scalar(xs, ys)
     }
 
+    /// `Q8_0 · Q8_0` of one weight row against four activation rows.
+    pub fn dot4_q8_0(xs: &[BlockQ8_0], ys: [&[BlockQ8]; 4]) -> [f32; 4] {
+        #[cfg(target_arch = "x86_64")]
+        return crate::simd::x86::dot4_q8_0(xs, ys);
+        #[allow(unreachable_code)]
+        ys.map(|y| dot_q8_0(xs, y))
+    }
+
     pub fn dot_q8_0(xs: &[BlockQ8_0], ys: &[BlockQ8]) -> f32 {
         #[cfg(target_arch = "x86_64")]
         return crate::simd::x86::dot_q8_0(xs, ys);
@@ -693,7 +709,12 @@ mod tests {
                     out.extend_from_slice(&min);
                 }
                 Kind::Q8_0 => out.extend_from_slice(&scale),
-                _ => unreachable!("the kinds of this module's own kernels"),
+                Kind::Q5_0 => {
+                    // scale, then the 32 high bits
+                    out.extend_from_slice(&scale);
+                    out.extend((0..4).map(|_| next() as u8));
+                }
+                _ => unreachable!("the kinds these tests make"),
             }
             let qs = if kind == Kind::Q8_0 { 32 } else { 16 };
             out.extend((0..qs).map(|_| next() as u8));
@@ -783,6 +804,22 @@ mod tests {
                 four[r].to_bits(),
                 kernels::dot_q4_1_scalar(b, &rows[r]).to_bits()
             );
+        }
+        // the other four-row kernels, through Blocks::dot4, against the
+        // scalar single-row arithmetic
+        for kind in [Kind::Q8_0, Kind::Q5_0] {
+            let bytes = blocks(kind, 32, 9);
+            let s = Blocks::new(kind, &bytes).unwrap();
+            assert!(s.has_dot4(), "{kind:?}");
+            let four = s.dot4(0, [&rows[0], &rows[1], &rows[2], &rows[3]]);
+            for r in 0..4 {
+                let one = match s {
+                    Blocks::Q8_0(b) => kernels::dot_q8_0_scalar(b, &rows[r]),
+                    Blocks::Q5_0(b) => kquant::scalar::q5_0(b, &rows[r]),
+                    _ => unreachable!(),
+                };
+                assert_eq!(four[r].to_bits(), one.to_bits(), "{kind:?} row {r}");
+            }
         }
     }
 

@@ -64,6 +64,16 @@ pub(crate) mod x86 {
         unsafe { q8_0_avx2(xs, ys) }
     }
 
+    /// `Q8_0 · Q8_0` of one weight row against four activation rows, each
+    /// computed exactly as [`dot_q8_0`] does.
+    pub fn dot4_q8_0(xs: &[BlockQ8_0], ys: [&[BlockQ8]; 4]) -> [f32; 4] {
+        if !has_avx2() {
+            return ys.map(|y| dot_q8_0_scalar(xs, y));
+        }
+        // SAFETY: AVX2, FMA and F16C are present (checked above).
+        unsafe { q8_0x4_avx2(xs, ys) }
+    }
+
     #[target_feature(enable = "avx2,fma,f16c")]
     fn hsum(acc: __m256) -> f32 {
         let s = _mm_add_ps(_mm256_extractf128_ps(acc, 1), _mm256_castps256_ps128(acc));
@@ -146,6 +156,28 @@ pub(crate) mod x86 {
             acc = _mm256_fmadd_ps(d, f, acc);
         }
         hsum(acc)
+    }
+
+    /// Four [`q8_0_avx2`]s sharing each weight block's load and sign
+    /// (four independent accumulators: the same operations per row).
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q8_0x4_avx2(xs: &[BlockQ8_0], ys: [&[BlockQ8]; 4]) -> [f32; 4] {
+        let mut acc = [_mm256_setzero_ps(); 4];
+        let ones = _mm256_set1_epi16(1);
+        for (b, x) in xs.iter().enumerate() {
+            let dx = h(x.d);
+            let qx = load32(&x.qs);
+            let ax = _mm256_sign_epi8(qx, qx);
+            for r in 0..4 {
+                let y = &ys[r][b];
+                let d = _mm256_set1_ps(dx * y.d);
+                let sy = _mm256_sign_epi8(load32(&y.qs), qx);
+                let dot = _mm256_maddubs_epi16(ax, sy);
+                let f = _mm256_cvtepi32_ps(_mm256_madd_epi16(dot, ones));
+                acc[r] = _mm256_fmadd_ps(d, f, acc[r]);
+            }
+        }
+        std::array::from_fn(|r| hsum(acc[r]))
     }
 
     #[target_feature(enable = "avx2,fma,f16c")]

@@ -150,6 +150,34 @@ pub(crate) mod x86 {
         _mm256_cvtepi32_ps(dot)
     }
 
+    /// `Q5_0 · Q8_0` of one weight row against four activation rows, each
+    /// computed exactly as [`dot_q5_0`] does.
+    pub fn dot4_q5_0(xs: &[BlockQ5_0], ys: [&[BlockQ8]; 4]) -> [f32; 4] {
+        if !has_avx2() {
+            return ys.map(|y| scalar::q5_0(xs, y));
+        }
+        // SAFETY: AVX2, FMA and F16C are present (checked above).
+        unsafe { q5_0x4_avx2(xs, ys) }
+    }
+
+    /// Four [`q5_0_avx2`]s sharing each weight block's unpacking.
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q5_0x4_avx2(xs: &[BlockQ5_0], ys: [&[BlockQ8]; 4]) -> [f32; 4] {
+        let mut acc = [_mm256_setzero_ps(); 4];
+        for (b, x) in xs.iter().enumerate() {
+            let dx = h(x.d);
+            let hi = _mm256_andnot_si256(bits(&x.qh), _mm256_set1_epi8(0xF0u8 as i8));
+            let qx = _mm256_or_si256(nibbles(&x.qs), hi);
+            for r in 0..4 {
+                let y = &ys[r][b];
+                let d = _mm256_set1_ps(dx * y.d);
+                let q = mul_sum_i8(qx, load32i(&y.qs));
+                acc[r] = _mm256_fmadd_ps(d, q, acc[r]);
+            }
+        }
+        std::array::from_fn(|r| hsum(acc[r]))
+    }
+
     #[target_feature(enable = "avx2,fma,f16c")]
     fn q5_0_avx2(xs: &[BlockQ5_0], ys: &[BlockQ8]) -> f32 {
         let mut acc = _mm256_setzero_ps();
