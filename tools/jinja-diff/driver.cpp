@@ -28,6 +28,9 @@ int main(int argc, char**argv) {
                 out["caps"] = m;
             } else {
                 jinja::context ctx(tmpl);
+                // a fixed moment (2026-12-01 12:00 UTC) for strftime_now, as
+                // crates/jinja/tests/golden_cpp.rs renders with
+                ctx.current_time = 1796126400;
                 jinja::global_from_json(ctx, in["vars"], true);
                 jinja::runtime rt(ctx);
                 auto res = rt.execute(ast);

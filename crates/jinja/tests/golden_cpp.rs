@@ -47,11 +47,21 @@ fn expected(row: &serde_json::Value) -> serde_json::Value {
     serde_json::Value::Object(m)
 }
 
+/// The moment the renders were recorded at (2026-12-01 12:00 UTC; the
+/// driver pins `ctx.current_time` to it): templates that print today's date
+/// (`strftime_now`) give the recorded text on any day.
+const RECORDED_AT: i64 = 1_796_126_400;
+
 fn render(tmpl: &str, vars: &serde_json::Value) -> serde_json::Value {
-    outcome(
-        jinja::render(tmpl, vars).map(serde_json::Value::String),
-        "got",
-    )
+    let run = || -> jinja::Result<String> {
+        let program = jinja::parse(tmpl)?;
+        let mut ctx = jinja::Context::new(tmpl);
+        ctx.current_time = RECORDED_AT;
+        jinja::global_from_json(&mut ctx, vars, true)?;
+        let results = jinja::Runtime::new(&ctx).execute(&program)?;
+        Ok(jinja::gather_string_parts(&results)?.str())
+    };
+    outcome(run().map(serde_json::Value::String), "got")
 }
 
 fn caps(tmpl: &str) -> serde_json::Value {
