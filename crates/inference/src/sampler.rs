@@ -147,8 +147,64 @@ impl Sampler {
         self.prev.push_back(token);
     }
 
+    /// `logit` after the penalties for a token seen `n` times in the window.
+    fn penalize(&self, logit: f32, n: i32) -> f32 {
+        let l = if logit <= 0.0 {
+            logit * self.opts.repeat_penalty
+        } else {
+            logit / self.opts.repeat_penalty
+        };
+        l - (n as f32 * self.opts.frequency_penalty
+            + (n > 0) as i32 as f32 * self.opts.presence_penalty)
+    }
+
+    /// Greedy decoding without building the candidate list: at temperature
+    /// 0 the chain (top-k, top-p, min-p) always keeps the highest logit
+    /// with the lowest id, which is what [`Sampler::sample`] then picks.
+    /// `None` where that could differ: typical-p (it may drop the top
+    /// token), a NaN logit, or a highest logit of ±0 (the sort tells −0
+    /// from +0, the final pick does not).
+    fn greedy(&mut self, logits: &[f32]) -> Option<u32> {
+        if self.opts.temperature > 0.0 || self.opts.typical_p < 1.0 || logits.is_empty() {
+            return None;
+        }
+        let penalized: Option<Vec<f32>> = (!self.penalties_off()).then(|| {
+            let mut v = logits.to_vec();
+            for (&id, &n) in &self.counts {
+                if let Some(x) = v.get_mut(id as usize) {
+                    *x = self.penalize(*x, n);
+                }
+            }
+            v
+        });
+        let v = penalized.as_deref().unwrap_or(logits);
+        let mut best = 0;
+        for (i, &l) in v.iter().enumerate() {
+            if l.is_nan() {
+                return None;
+            }
+            if l > v[best] {
+                best = i;
+            }
+        }
+        if v[best] == 0.0 {
+            return None;
+        }
+        // `dist` draws once even from a single candidate
+        self.rng.uniform();
+        Some(best as u32)
+    }
+
     /// Picks the next token from the last position's logits.
     pub fn sample(&mut self, logits: &[f32]) -> u32 {
+        match self.greedy(logits) {
+            Some(id) => id,
+            None => self.chain(logits),
+        }
+    }
+
+    /// The whole sampler chain, candidate list and all.
+    fn chain(&mut self, logits: &[f32]) -> u32 {
         let mut c: Vec<Cand> = logits
             .iter()
             .enumerate()
@@ -163,16 +219,9 @@ impl Sampler {
             // only the tokens seen in the penalty window change (c is still
             // indexed by token id here)
             for (&id, &n) in &self.counts {
-                let Some(x) = c.get_mut(id as usize) else {
-                    continue;
-                };
-                if x.logit <= 0.0 {
-                    x.logit *= self.opts.repeat_penalty;
-                } else {
-                    x.logit /= self.opts.repeat_penalty;
+                if let Some(x) = c.get_mut(id as usize) {
+                    x.logit = self.penalize(x.logit, n);
                 }
-                x.logit -= n as f32 * self.opts.frequency_penalty
-                    + (n > 0) as i32 as f32 * self.opts.presence_penalty;
             }
         }
         // top-k
@@ -387,6 +436,59 @@ mod tests {
         assert_eq!(a, run());
         // with top_k 40 / top_p 0.9 there is more than one outcome
         assert!(a.iter().any(|&t| t != a[0]));
+    }
+
+    /// The greedy shortcut gives what the whole chain gives and leaves the
+    /// random generator where the chain leaves it.
+    #[test]
+    fn greedy_shortcut_equals_the_chain() {
+        let mut x = 12345u32;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        let mut taken = 0;
+        for case in 0..400 {
+            let mut o = Options::defaults(2048);
+            o.temperature = if case % 7 == 0 { -1.0 } else { 0.0 };
+            o.top_k = [0, 1, 2, 40][case % 4];
+            o.top_p = [1.0, 0.9, 0.05][case % 3];
+            o.min_p = [0.0, 0.5][case % 2];
+            o.typical_p = if case % 11 == 0 { 0.5 } else { 1.0 };
+            if case % 5 == 0 {
+                o.repeat_penalty = 1.3;
+                o.frequency_penalty = 0.2;
+                o.presence_penalty = 0.1;
+            }
+            let n = 1 + (next() % 60) as usize;
+            // few distinct values, so that ties are common
+            let mut logits: Vec<f32> = (0..n).map(|_| (next() % 9) as f32 - 4.0).collect();
+            match case % 13 {
+                0 => logits[next() as usize % n] = f32::NAN,
+                1 => logits.iter_mut().for_each(|l| *l = -l.abs() * 0.0),
+                _ => {}
+            }
+            let mut a = Sampler::new(&o, 2048, 3);
+            for _ in 0..(next() % 8) {
+                a.accept(next() % n as u32);
+            }
+            let mut b = Sampler {
+                opts: a.opts.clone(),
+                last_n: a.last_n,
+                prev: a.prev.clone(),
+                counts: a.counts.clone(),
+                rng: Mt19937::new(3),
+                seed: a.seed,
+            };
+            if let Some(fast) = a.greedy(&logits) {
+                taken += 1;
+                assert_eq!(fast, b.chain(&logits), "case {case}: {logits:?}");
+                assert_eq!(a.rng.next_u32(), b.rng.next_u32(), "case {case}");
+            }
+        }
+        assert!(taken > 200, "{taken}");
     }
 
     #[test]
