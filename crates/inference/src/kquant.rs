@@ -684,8 +684,6 @@ dots! {
     dot_q4_0_repacked = q4_0_repacked(crate::quant::BlockQ4_0, BlockQ8);
     /// One output of the repacked `Q4_K` gemv.
     dot_q4_k_repacked = q4_k_repacked(BlockQ4K, BlockQ8K);
-    /// One output of the repacked `Q4_K` gemm.
-    dot_q4_k_repacked_gemm = q4_k_repacked_gemm(BlockQ4K, BlockQ8K);
     /// `Q4_K · Q8_K` (vec_dot).
     dot_q4_k = q4_k(BlockQ4K, BlockQ8K);
     /// `Q5_K · Q8_K` (vec_dot).
@@ -698,6 +696,32 @@ dots! {
     dot_q5_k_tiled = q5_k_tiled(BlockQ5K, BlockQ8K);
     /// One output of the tiled `Q6_K` kernel.
     dot_q6_k_tiled = q6_k_tiled(BlockQ6K, BlockQ8K);
+}
+
+/// Four-row dots: one weight row against four activation rows, each
+/// output bit for bit the single-row kernel's (the weight's unpacking is
+/// shared; AVX2 where the CPU has it).
+macro_rules! dots4 {
+    ($($(#[$doc:meta])* $name:ident = $kernel:ident ($x:ty, $y:ty);)*) => {$(
+        $(#[$doc])*
+        pub(crate) fn $name(xs: &[$x], ys: [&[$y]; 4]) -> [f32; 4] {
+            #[cfg(target_arch = "x86_64")]
+            return crate::simd_k::x86::$name(xs, ys);
+            #[allow(unreachable_code)]
+            ys.map(|y| scalar::$kernel(xs, y))
+        }
+    )*};
+}
+
+dots4! {
+    /// Four outputs of the repacked `Q4_K` gemm (`ggml_gemm_q4_K_8x8_q8_K`).
+    dot4_q4_k_repacked_gemm = q4_k_repacked_gemm(BlockQ4K, BlockQ8K);
+    /// Four [`dot_q4_k_tiled`]s.
+    dot4_q4_k_tiled = q4_k_tiled(BlockQ4K, BlockQ8K);
+    /// Four [`dot_q5_k_tiled`]s.
+    dot4_q5_k_tiled = q5_k_tiled(BlockQ5K, BlockQ8K);
+    /// Four [`dot_q6_k_tiled`]s.
+    dot4_q6_k_tiled = q6_k_tiled(BlockQ6K, BlockQ8K);
 }
 
 /// `Q5_0 · Q8_0` of one weight row against four activation rows, each as
@@ -752,51 +776,78 @@ pub(crate) fn matmul(
     lhs: &[f32],
     dst: &mut [f32],
 ) {
-    use crate::quant::{tiled, Blocks};
+    use crate::quant::{tiled, tiled4, Blocks};
     let kb = k / QK_K;
     // llamafile_sgemm's float tinyBLAS: m ≥ 2, k % 8 == 0, rows % 4 == 0
     let tinyblas = m >= 2 && k.is_multiple_of(8) && n.is_multiple_of(4);
+    // the activation rows `i..i + 4` of `ys`
+    fn four(ys: &[BlockQ8K], kb: usize, i: usize) -> [&[BlockQ8K]; 4] {
+        std::array::from_fn(|r| &ys[(i + r) * kb..(i + r + 1) * kb])
+    }
     match *w {
         Blocks::Q4K(b) => {
             // CPU_REPACK's q4_K_8x8: rows in fours through the gemm, the
             // rest through the gemv; else the tiled kernel for m ≥ 8
             let repacked = n.is_multiple_of(8);
-            let grouped = m - m % 4;
             let ys = quantize_rows_k(lhs, m, k, repacked);
-            tiled(m, n, dst, |j, i| {
-                let (x, y) = (&b[j * kb..(j + 1) * kb], &ys[i * kb..(i + 1) * kb]);
-                if repacked && i < grouped {
-                    dot_q4_k_repacked_gemm(x, y)
-                } else if repacked {
-                    dot_q4_k_repacked(x, y)
-                } else if m >= TILED_MIN_ROWS {
-                    dot_q4_k_tiled(x, y)
-                } else {
-                    dot_q4_k(x, y)
-                }
-            })
+            let x = |j: usize| &b[j * kb..(j + 1) * kb];
+            let y = |i: usize| &ys[i * kb..(i + 1) * kb];
+            let tiled_k = m >= TILED_MIN_ROWS;
+            tiled4(
+                m,
+                n,
+                dst,
+                |j, i| {
+                    if repacked {
+                        dot_q4_k_repacked(x(j), y(i))
+                    } else if tiled_k {
+                        dot_q4_k_tiled(x(j), y(i))
+                    } else {
+                        dot_q4_k(x(j), y(i))
+                    }
+                },
+                |j, i| {
+                    if repacked {
+                        dot4_q4_k_repacked_gemm(x(j), four(&ys, kb, i))
+                    } else if tiled_k {
+                        dot4_q4_k_tiled(x(j), four(&ys, kb, i))
+                    } else {
+                        four(&ys, kb, i).map(|y| dot_q4_k(x(j), y))
+                    }
+                },
+            )
         }
         Blocks::Q5K(b) => {
             let ys = quantize_rows_k(lhs, m, k, false);
-            tiled(m, n, dst, |j, i| {
-                let (x, y) = (&b[j * kb..(j + 1) * kb], &ys[i * kb..(i + 1) * kb]);
-                if m >= TILED_MIN_ROWS {
-                    dot_q5_k_tiled(x, y)
-                } else {
-                    dot_q5_k(x, y)
-                }
-            })
+            let x = |j: usize| &b[j * kb..(j + 1) * kb];
+            let y = |i: usize| &ys[i * kb..(i + 1) * kb];
+            if m >= TILED_MIN_ROWS {
+                tiled4(
+                    m,
+                    n,
+                    dst,
+                    |j, i| dot_q5_k_tiled(x(j), y(i)),
+                    |j, i| dot4_q5_k_tiled(x(j), four(&ys, kb, i)),
+                )
+            } else {
+                tiled(m, n, dst, |j, i| dot_q5_k(x(j), y(i)))
+            }
         }
         Blocks::Q6K(b) => {
             let ys = quantize_rows_k(lhs, m, k, false);
-            tiled(m, n, dst, |j, i| {
-                let (x, y) = (&b[j * kb..(j + 1) * kb], &ys[i * kb..(i + 1) * kb]);
-                if m >= TILED_MIN_ROWS {
-                    dot_q6_k_tiled(x, y)
-                } else {
-                    dot_q6_k(x, y)
-                }
-            })
+            let x = |j: usize| &b[j * kb..(j + 1) * kb];
+            let y = |i: usize| &ys[i * kb..(i + 1) * kb];
+            if m >= TILED_MIN_ROWS {
+                tiled4(
+                    m,
+                    n,
+                    dst,
+                    |j, i| dot_q6_k_tiled(x(j), y(i)),
+                    |j, i| dot4_q6_k_tiled(x(j), four(&ys, kb, i)),
+                )
+            } else {
+                tiled(m, n, dst, |j, i| dot_q6_k(x(j), y(i)))
+            }
         }
         Blocks::F16(b) => {
             let ys: Vec<u16> = lhs[..m * k]
@@ -974,14 +1025,6 @@ mod tests {
                 Kind::Q4_K,
                 nb,
                 BlockQ4K,
-                dot_q4_k_repacked_gemm,
-                scalar::q4_k_repacked_gemm,
-                &yk4
-            );
-            check!(
-                Kind::Q4_K,
-                nb,
-                BlockQ4K,
                 dot_q4_k_tiled,
                 scalar::q4_k_tiled,
                 &yk
@@ -1001,6 +1044,65 @@ mod tests {
                 dot_q6_k_tiled,
                 scalar::q6_k_tiled,
                 &yk
+            );
+        }
+        // the four-row kernels against four single-row scalar dots
+        let rows: Vec<(Vec<BlockQ8K>, Vec<BlockQ8K>)> = (0..4)
+            .map(|r| {
+                let x = activations(nb * QK_K, 20 + r);
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                quantize_q8k(&x, &mut a);
+                quantize_q8k_x4(&x, &mut b);
+                (a, b)
+            })
+            .collect();
+        let plain: [&[BlockQ8K]; 4] = std::array::from_fn(|r| &rows[r].0[..]);
+        let grouped: [&[BlockQ8K]; 4] = std::array::from_fn(|r| &rows[r].1[..]);
+        for seed in 1..=6 {
+            macro_rules! check4 {
+                ($kind:expr, $ty:ty, $four:path, $slow:path, $ys:expr) => {{
+                    let (v, o) = aligned(&blocks($kind, nb, seed));
+                    let b: &[$ty] =
+                        crate::quant::cast_blocks(&v[o..o + nb * $kind.block_bytes()]).unwrap();
+                    let f = $four(b, $ys);
+                    for r in 0..4 {
+                        let s = $slow(b, $ys[r]);
+                        assert_eq!(
+                            f[r].to_bits(),
+                            s.to_bits(),
+                            "{:?} seed {seed} row {r}",
+                            $kind
+                        );
+                    }
+                }};
+            }
+            check4!(
+                Kind::Q4_K,
+                BlockQ4K,
+                dot4_q4_k_repacked_gemm,
+                scalar::q4_k_repacked_gemm,
+                grouped
+            );
+            check4!(
+                Kind::Q4_K,
+                BlockQ4K,
+                dot4_q4_k_tiled,
+                scalar::q4_k_tiled,
+                plain
+            );
+            check4!(
+                Kind::Q5_K,
+                BlockQ5K,
+                dot4_q5_k_tiled,
+                scalar::q5_k_tiled,
+                plain
+            );
+            check4!(
+                Kind::Q6_K,
+                BlockQ6K,
+                dot4_q6_k_tiled,
+                scalar::q6_k_tiled,
+                plain
             );
         }
         for n in [32 * 20, 1004, 8 * 37] {

@@ -399,11 +399,6 @@ impl<'a> Blocks<'a> {
         }
     }
 
-    /// Whether [`Blocks::dot4`] has a four-row kernel for these blocks.
-    fn has_dot4(&self) -> bool {
-        matches!(self, Blocks::Q4_1(_) | Blocks::Q8_0(_) | Blocks::Q5_0(_))
-    }
-
     /// Four [`Blocks::dot`]s of weight row blocks `[first, first + kb)`, one
     /// per activation row, bit for bit as four calls give them.
     fn dot4(&self, first: usize, y: [&[BlockQ8]; 4]) -> [f32; 4] {
@@ -437,39 +432,17 @@ impl<'a> Blocks<'a> {
         }
         let kb = k / QK;
         let ys = quantize_rows(lhs, m, k);
-        // Weight rows outermost in tiles so that each tile stays in cache
-        // while every activation row passes over it.
-        const TILE: usize = 16;
-        let work = |j0: usize, out: &mut [f32]| {
-            let rows = out.len() / m;
-            let mut i = 0;
-            // four activation rows at a time share each weight block's
-            // unpacking (each row's arithmetic is unchanged)
-            if self.has_dot4() {
-                while i + 4 <= m {
-                    let y: [&[BlockQ8]; 4] =
-                        std::array::from_fn(|r| &ys[(i + r) * kb..(i + r + 1) * kb]);
-                    for r in 0..rows {
-                        let d = self.dot4((j0 + r) * kb, y);
-                        out[r * m + i..r * m + i + 4].copy_from_slice(&d);
-                    }
-                    i += 4;
-                }
-            }
-            for i in i..m {
-                let y = &ys[i * kb..(i + 1) * kb];
-                for r in 0..rows {
-                    out[r * m + i] = self.dot((j0 + r) * kb, y);
-                }
-            }
-        };
-        let mut tmp = vec![0f32; n * m];
-        par_tiles(&mut tmp, TILE * m, |t, out| work(t * TILE, out));
-        for j in 0..n {
-            for i in 0..m {
-                dst[i * n + j] = tmp[j * m + i];
-            }
-        }
+        let y = |i: usize| &ys[i * kb..(i + 1) * kb];
+        // four activation rows at a time share each weight block's
+        // unpacking where a kind has such a kernel (each row's arithmetic
+        // is unchanged)
+        tiled4(
+            m,
+            n,
+            dst,
+            |j, i| self.dot(j * kb, y(i)),
+            |j, i| self.dot4(j * kb, std::array::from_fn(|r| y(i + r))),
+        )
     }
 }
 
@@ -493,11 +466,35 @@ pub(crate) fn tiled(
     dst: &mut [f32],
     dot: impl Fn(usize, usize) -> f32 + Sync + Send,
 ) {
+    tiled4(m, n, dst, &dot, |j, i| {
+        std::array::from_fn(|r| dot(j, i + r))
+    })
+}
+
+/// [`tiled`] with a kernel for four activation rows at once: `dot4(j, i)`
+/// gives `dot(j, i + r)` for `r < 4`, bit for bit, and takes every whole
+/// group of four rows (rows `i ≡ 0 mod 4`, `i + 4 ≤ m`); `dot` the rest.
+pub(crate) fn tiled4(
+    m: usize,
+    n: usize,
+    dst: &mut [f32],
+    dot: impl Fn(usize, usize) -> f32 + Sync + Send,
+    dot4: impl Fn(usize, usize) -> [f32; 4] + Sync + Send,
+) {
+    // Weight rows outermost in tiles so that each tile stays in cache
+    // while every activation row passes over it.
     const TILE: usize = 16;
+    let grouped = m - m % 4;
     let mut tmp = vec![0f32; n * m];
     par_tiles(&mut tmp, TILE * m, |t, out| {
         let rows = out.len() / m;
-        for i in 0..m {
+        for i in (0..grouped).step_by(4) {
+            for r in 0..rows {
+                let d = dot4(t * TILE + r, i);
+                out[r * m + i..r * m + i + 4].copy_from_slice(&d);
+            }
+        }
+        for i in grouped..m {
             for r in 0..rows {
                 out[r * m + i] = dot(t * TILE + r, i);
             }
@@ -810,7 +807,6 @@ mod tests {
         for kind in [Kind::Q8_0, Kind::Q5_0] {
             let bytes = blocks(kind, 32, 9);
             let s = Blocks::new(kind, &bytes).unwrap();
-            assert!(s.has_dot4(), "{kind:?}");
             let four = s.dot4(0, [&rows[0], &rows[1], &rows[2], &rows[3]]);
             for r in 0..4 {
                 let one = match s {

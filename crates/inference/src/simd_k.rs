@@ -10,6 +10,7 @@ pub(crate) mod x86 {
     use crate::kquant::{scalar, scales_k4, BlockQ4K, BlockQ5K, BlockQ5_0, BlockQ5_1, BlockQ6K};
     use crate::kquant::{BlockQ8K, QK_K};
     use crate::quant::{BlockQ4_0, BlockQ8};
+    use crate::simd::x86::h;
     use std::arch::x86_64::*;
     use std::sync::OnceLock;
 
@@ -42,10 +43,53 @@ pub(crate) mod x86 {
     dispatch!(dot_q4_k, q4_k_avx2, scalar::q4_k, (xs: &[BlockQ4K], ys: &[BlockQ8K]));
     dispatch!(dot_q5_k, q5_k_avx2, scalar::q5_k, (xs: &[BlockQ5K], ys: &[BlockQ8K]));
     dispatch!(dot_q6_k, q6_k_avx2, scalar::q6_k, (xs: &[BlockQ6K], ys: &[BlockQ8K]));
-    dispatch!(dot_q4_k_repacked_gemm, q4_k_gemm_avx2, scalar::q4_k_repacked_gemm, (xs: &[BlockQ4K], ys: &[BlockQ8K]));
     dispatch!(dot_q4_k_tiled, q4_k_tiled_avx2, scalar::q4_k_tiled, (xs: &[BlockQ4K], ys: &[BlockQ8K]));
     dispatch!(dot_q5_k_tiled, q5_k_tiled_avx2, scalar::q5_k_tiled, (xs: &[BlockQ5K], ys: &[BlockQ8K]));
     dispatch!(dot_q6_k_tiled, q6_k_tiled_avx2, scalar::q6_k_tiled, (xs: &[BlockQ6K], ys: &[BlockQ8K]));
+
+    /// Four-row versions: one weight row against four activation rows,
+    /// each output bit for bit its single-row kernel's.
+    macro_rules! dispatch4 {
+        ($(#[$doc:meta])* $name:ident, $fast:ident, $slow:path, $x:ty, $y:ty) => {
+            $(#[$doc])*
+            pub fn $name(xs: &[$x], ys: [&[$y]; 4]) -> [f32; 4] {
+                if !has_avx2() {
+                    return ys.map(|y| $slow(xs, y));
+                }
+                // SAFETY: AVX2, FMA and F16C are present (checked above).
+                unsafe { $fast(xs, ys) }
+            }
+        };
+    }
+
+    dispatch4!(
+        dot4_q4_k_repacked_gemm,
+        q4_k_gemm_x4_avx2,
+        scalar::q4_k_repacked_gemm,
+        BlockQ4K,
+        BlockQ8K
+    );
+    dispatch4!(
+        dot4_q4_k_tiled,
+        q4_k_tiled_x4_avx2,
+        scalar::q4_k_tiled,
+        BlockQ4K,
+        BlockQ8K
+    );
+    dispatch4!(
+        dot4_q5_k_tiled,
+        q5_k_tiled_x4_avx2,
+        scalar::q5_k_tiled,
+        BlockQ5K,
+        BlockQ8K
+    );
+    dispatch4!(
+        dot4_q6_k_tiled,
+        q6_k_tiled_x4_avx2,
+        scalar::q6_k_tiled,
+        BlockQ6K,
+        BlockQ8K
+    );
 
     /// `ggml_vec_dot_f16` / `_bf16`, AVX2 where the CPU has it.
     pub fn vec_dot_half(x: &[u16], y: &[u16], bf16: bool) -> f32 {
@@ -73,11 +117,6 @@ pub(crate) mod x86 {
         }
         // SAFETY: AVX2, FMA and F16C are present (checked above).
         unsafe { tinyblas_half_avx2(x, y, bf16) }
-    }
-
-    #[target_feature(enable = "avx2,fma,f16c")]
-    fn h(bits: u16) -> f32 {
-        _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(bits as i32)))
     }
 
     #[target_feature(enable = "avx2,fma,f16c")]
@@ -432,30 +471,186 @@ pub(crate) mod x86 {
         out
     }
 
+    /// The sums of each of four vectors' eight i32 lanes (wrapping, as
+    /// [`hsum_i32`]'s: the same integers in any order).
     #[target_feature(enable = "avx2,fma,f16c")]
-    fn q4_k_gemm_avx2(xs: &[BlockQ4K], ys: &[BlockQ8K]) -> f32 {
+    fn hsum4_i32(v: [__m256i; 4]) -> [i32; 4] {
+        let a = _mm256_hadd_epi32(v[0], v[1]);
+        let b = _mm256_hadd_epi32(v[2], v[3]);
+        // low half: lanes 0..4 of each vector summed, high half: 4..8
+        let c = _mm256_hadd_epi32(a, b);
+        let s = _mm_add_epi32(_mm256_castsi256_si128(c), _mm256_extracti128_si256(c, 1));
+        [
+            _mm_extract_epi32(s, 0),
+            _mm_extract_epi32(s, 1),
+            _mm_extract_epi32(s, 2),
+            _mm_extract_epi32(s, 3),
+        ]
+    }
+
+    /// The four activation rows' blocks `b`.
+    fn rows4<'a>(ys: &[&'a [BlockQ8K]; 4], b: usize) -> [&'a BlockQ8K; 4] {
+        [&ys[0][b], &ys[1][b], &ys[2][b], &ys[3][b]]
+    }
+
+    /// [`q4_k_lanes`]' products of sub-block pair `j` for four rows, the
+    /// weight's nibbles unpacked once.
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q4_k_pair_x4(x: &BlockQ4K, y: &[&BlockQ8K; 4], sc: &[i32; 8], j: usize) -> [__m256i; 4] {
         let m4 = _mm256_set1_epi8(0x0F);
-        let (mut acc, mut accm) = (0f32, 0f32);
-        for (x, y) in xs.iter().zip(ys) {
-            let (dd, dm) = (h(x.d) * y.d, h(x.dmin) * y.d);
+        let q4 = load32(&x.qs[32 * j..]);
+        let q4l = _mm256_and_si256(q4, m4);
+        let q4h = _mm256_and_si256(_mm256_srli_epi16(q4, 4), m4);
+        let (sl, sh) = (scale16(sc[2 * j]), scale16(sc[2 * j + 1]));
+        let mut out = [_mm256_setzero_si256(); 4];
+        for (o, y) in out.iter_mut().zip(y) {
+            let p16l = _mm256_maddubs_epi16(q4l, load32i(&y.qs[64 * j..]));
+            let p16h = _mm256_maddubs_epi16(q4h, load32i(&y.qs[64 * j + 32..]));
+            *o = _mm256_add_epi32(_mm256_madd_epi16(sl, p16l), _mm256_madd_epi16(sh, p16h));
+        }
+        out
+    }
+
+    /// `imin` of sub-block pair `j` ([`scalar::q4_k_repacked_gemm`]).
+    fn pair_mins(y: &BlockQ8K, mn: &[i32; 8], j: usize) -> i32 {
+        let b = &y.bsums[4 * j..4 * j + 4];
+        mn[2 * j] * (b[0] as i32 + b[1] as i32) + mn[2 * j + 1] * (b[2] as i32 + b[3] as i32)
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q4_k_gemm_x4_avx2(xs: &[BlockQ4K], ys: [&[BlockQ8K]; 4]) -> [f32; 4] {
+        let (mut acc, mut accm) = ([0f32; 4], [0f32; 4]);
+        for (b, x) in xs.iter().enumerate() {
+            let y = rows4(&ys, b);
+            let (dx, dmx) = (h(x.d), h(x.dmin));
+            let (dd, dm) = (y.map(|y| dx * y.d), y.map(|y| dmx * y.d));
             let (sc, mn) = scales_k4(&x.scales);
             for j in 0..4 {
-                let q4 = load32(&x.qs[32 * j..]);
-                let q4l = _mm256_and_si256(q4, m4);
-                let q4h = _mm256_and_si256(_mm256_srli_epi16(q4, 4), m4);
-                let p16l = _mm256_maddubs_epi16(q4l, load32i(&y.qs[64 * j..]));
-                let p16h = _mm256_maddubs_epi16(q4h, load32i(&y.qs[64 * j + 32..]));
-                let p16l = _mm256_madd_epi16(scale16(sc[2 * j]), p16l);
-                let p16h = _mm256_madd_epi16(scale16(sc[2 * j + 1]), p16h);
-                let isum = hsum_i32(_mm256_add_epi32(p16l, p16h));
-                let b = &y.bsums[4 * j..4 * j + 4];
-                let imin = mn[2 * j] * (b[0] as i32 + b[1] as i32)
-                    + mn[2 * j + 1] * (b[2] as i32 + b[3] as i32);
-                acc = (isum as f32).mul_add(dd, acc);
-                accm = (imin as f32).mul_add(dm, accm);
+                let isum = hsum4_i32(q4_k_pair_x4(x, &y, &sc, j));
+                for r in 0..4 {
+                    let imin = pair_mins(y[r], &mn, j);
+                    acc[r] = (isum[r] as f32).mul_add(dd[r], acc[r]);
+                    accm[r] = (imin as f32).mul_add(dm[r], accm[r]);
+                }
             }
         }
-        acc - accm
+        std::array::from_fn(|r| acc[r] - accm[r])
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q4_k_tiled_x4_avx2(xs: &[BlockQ4K], ys: [&[BlockQ8K]; 4]) -> [f32; 4] {
+        let mut out = [0f32; 4];
+        for (b, x) in xs.iter().enumerate() {
+            let y = rows4(&ys, b);
+            let (sc, mn) = scales_k4(&x.scales);
+            let mut lanes = [_mm256_setzero_si256(); 4];
+            for j in 0..4 {
+                let p = q4_k_pair_x4(x, &y, &sc, j);
+                for r in 0..4 {
+                    lanes[r] = _mm256_add_epi32(lanes[r], p[r]);
+                }
+            }
+            let s1 = hsum4_i32(lanes);
+            let (d, dmin) = (h(x.d), h(x.dmin));
+            for r in 0..4 {
+                out[r] = tiled_step(out[r], d, dmin, s1[r], mins_k(y[r], &mn), y[r].d);
+            }
+        }
+        out
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q5_k_tiled_x4_avx2(xs: &[BlockQ5K], ys: [&[BlockQ8K]; 4]) -> [f32; 4] {
+        let m4 = _mm256_set1_epi8(0x0F);
+        let mut out = [0f32; 4];
+        for (b, x) in xs.iter().enumerate() {
+            let y = rows4(&ys, b);
+            let (sc, mn) = scales_k4(&x.scales);
+            let hbits = load32(&x.qh);
+            let mut lanes = [_mm256_setzero_si256(); 4];
+            for j in 0..4 {
+                let q5 = load32(&x.qs[32 * j..]);
+                let b0 = _mm256_set1_epi8(1 << (2 * j));
+                let b1 = _mm256_set1_epi8(1 << (2 * j + 1));
+                let h0 = _mm256_and_si256(
+                    _mm256_cmpeq_epi8(_mm256_and_si256(hbits, b0), b0),
+                    _mm256_set1_epi8(16),
+                );
+                let h1 = _mm256_and_si256(
+                    _mm256_cmpeq_epi8(_mm256_and_si256(hbits, b1), b1),
+                    _mm256_set1_epi8(16),
+                );
+                let q0 = _mm256_or_si256(_mm256_and_si256(q5, m4), h0);
+                let q1 = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q5, 4), m4), h1);
+                let (s0, s1) = (scale16(sc[2 * j]), scale16(sc[2 * j + 1]));
+                for r in 0..4 {
+                    let p0 = _mm256_maddubs_epi16(q0, load32i(&y[r].qs[64 * j..]));
+                    let p1 = _mm256_maddubs_epi16(q1, load32i(&y[r].qs[64 * j + 32..]));
+                    let p = _mm256_add_epi32(_mm256_madd_epi16(s0, p0), _mm256_madd_epi16(s1, p1));
+                    lanes[r] = _mm256_add_epi32(lanes[r], p);
+                }
+            }
+            let s1 = hsum4_i32(lanes);
+            let (d, dmin) = (h(x.d), h(x.dmin));
+            for r in 0..4 {
+                out[r] = tiled_step(out[r], d, dmin, s1[r], mins_k(y[r], &mn), y[r].d);
+            }
+        }
+        out
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q6_k_tiled_x4_avx2(xs: &[BlockQ6K], ys: [&[BlockQ8K]; 4]) -> [f32; 4] {
+        let m3 = _mm256_set1_epi8(3);
+        let m15 = _mm256_set1_epi8(15);
+        let mut out = [0f32; 4];
+        for (b, x) in xs.iter().enumerate() {
+            let y = rows4(&ys, b);
+            // SAFETY: reads exactly the 16 bytes of `scales`, unaligned load.
+            let scales = unsafe { _mm_loadu_si128(x.scales.as_ptr() as *const __m128i) };
+            let scales16 = _mm256_cvtepi8_epi16(scales);
+            let mut lanes = [_mm256_setzero_si256(); 4];
+            for (l, y) in lanes.iter_mut().zip(&y) {
+                // SAFETY: reads exactly the 32 bytes of `bsums`, unaligned load.
+                let q8sums = unsafe { _mm256_loadu_si256(y.bsums.as_ptr() as *const __m256i) };
+                *l = _mm256_sub_epi32(
+                    *l,
+                    _mm256_slli_epi32(_mm256_madd_epi16(q8sums, scales16), 5),
+                );
+            }
+            for j in 0..QK_K / 128 {
+                let q4bits1 = load32(&x.ql[64 * j..]);
+                let q4bits2 = load32(&x.ql[64 * j + 32..]);
+                let q4bits_h = load32(&x.qh[32 * j..]);
+                let h0 = _mm256_slli_epi16(_mm256_and_si256(q4bits_h, m3), 4);
+                let h1 = _mm256_slli_epi16(_mm256_and_si256(q4bits_h, _mm256_set1_epi8(12)), 2);
+                let h2 = _mm256_and_si256(q4bits_h, _mm256_set1_epi8(48));
+                let h3 = _mm256_srli_epi16(_mm256_and_si256(q4bits_h, _mm256_set1_epi8(-64)), 2);
+                let q = [
+                    _mm256_or_si256(_mm256_and_si256(q4bits1, m15), h0),
+                    _mm256_or_si256(_mm256_and_si256(q4bits2, m15), h1),
+                    _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q4bits1, 4), m15), h2),
+                    _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q4bits2, 4), m15), h3),
+                ];
+                for (v, &q) in q.iter().enumerate() {
+                    let s = 8 * j + 2 * v;
+                    let sc = _mm256_set_m128i(
+                        _mm_set1_epi16(x.scales[s + 1] as i16),
+                        _mm_set1_epi16(x.scales[s] as i16),
+                    );
+                    for (l, y) in lanes.iter_mut().zip(&y) {
+                        let p16 = _mm256_maddubs_epi16(q, load32i(&y.qs[128 * j + 32 * v..]));
+                        *l = _mm256_add_epi32(*l, _mm256_madd_epi16(sc, p16));
+                    }
+                }
+            }
+            let s1 = hsum4_i32(lanes);
+            let d = h(x.d);
+            for r in 0..4 {
+                out[r] = tiled_step(out[r], d, 0.0, s1[r], 0, y[r].d);
+            }
+        }
+        out
     }
 
     /// Eight f16 or bf16 values as f32.
