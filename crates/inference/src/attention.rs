@@ -147,19 +147,22 @@ fn reduce_vec_f16(s: &[[f32; LANES]; 4]) -> f32 {
 
 #[inline(always)]
 fn swiglu_impl(x: &[f32], g: &[f32]) -> Vec<f32> {
+    // A plain loop, not an iterator chain: a closure inlined into core's
+    // generic `fold` is compiled without the caller's FMA feature, and
+    // each of `v_expf`'s fused multiply-adds became a libm call.
+    let n = x.len().min(g.len());
     let body = x.len() / LANES * LANES;
-    x.iter()
-        .zip(g)
-        .enumerate()
-        .map(|(i, (&x, &g))| {
-            let e = if i < body {
-                v_expf(0.0 - x)
-            } else {
-                (-x).exp()
-            };
-            x / (1.0 + e) * g
-        })
-        .collect()
+    let mut out = vec![0f32; n];
+    for i in 0..n {
+        let x = x[i];
+        let e = if i < body {
+            v_expf(0.0 - x)
+        } else {
+            (-x).exp()
+        };
+        out[i] = x / (1.0 + e) * g[i];
+    }
+    out
 }
 
 /// `tanhf`, as ggml's `ggml_vec_tanh_f32` calls it (the C library's; Rust's
@@ -344,8 +347,10 @@ fn attend_impl(
     let mut out = vec![0f32; n * nh * hd];
     let mut scores = vec![0f32; n_kv];
     let mut qh = vec![0f32; hd];
-    // accumulators of V·P: [dim][block][lane] (one block for tinyBLAS)
-    let mut acc = vec![[[0f32; LANES]; 4]; hd];
+    // accumulators of V·P: [block][lane][dim] (one block for tinyBLAS),
+    // each (block, lane)'s dims contiguous so that a position's update is
+    // one vector loop over the head's dims
+    let mut acc = vec![0f32; 4 * LANES * hd];
     for h in 0..nh {
         let g = h / group;
         for t in 0..n {
@@ -398,9 +403,7 @@ fn attend_impl(
             // V·P: every output dimension's lanes advance together, each
             // lane in increasing position order (a zero weight leaves a lane
             // unchanged, so those positions are skipped)
-            for a in acc.iter_mut() {
-                *a = [[0f32; LANES]; 4];
-            }
+            acc.fill(0.0);
             for (i, &p) in scores[..=last].iter().enumerate().skip(first) {
                 if p == 0.0 {
                     continue;
@@ -411,16 +414,18 @@ fn attend_impl(
                     ((i / LANES) % 4, i % LANES)
                 };
                 let voff = (i * nkv + g) * hd;
-                for (a, &v) in acc.iter_mut().zip(&cache.v[voff..voff + hd]) {
-                    a[blk][lane] = v.fmadd(p, a[blk][lane]);
+                let a = &mut acc[(blk * LANES + lane) * hd..(blk * LANES + lane + 1) * hd];
+                for (a, &v) in a.iter_mut().zip(&cache.v[voff..voff + hd]) {
+                    *a = v.fmadd(p, *a);
                 }
             }
             let o = &mut out[qoff..qoff + hd];
-            for (o, a) in o.iter_mut().zip(&acc) {
+            for (dim, o) in o.iter_mut().enumerate() {
+                let at = |blk: usize, lane: usize| acc[(blk * LANES + lane) * hd + dim];
                 *o = if batch {
-                    hsum8(&a[0])
+                    hsum8(&std::array::from_fn(|l| at(0, l)))
                 } else {
-                    reduce_vec_f16(a)
+                    reduce_vec_f16(&std::array::from_fn(|b| std::array::from_fn(|l| at(b, l))))
                 };
             }
         }
@@ -482,6 +487,10 @@ pub(crate) fn attend(
 /// `ggml_vec_swiglu_f32` (AVX2): `x / (1 + ggml_v_expf(-x)) · g` (a tail
 /// of fewer than 8 values with libm's `expf`, as ggml does).
 pub(crate) fn swiglu(x: &[f32], g: &[f32]) -> Vec<f32> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(y) = crate::simd::x86::swiglu(x, g) {
+        return y;
+    }
     #[cfg(target_arch = "x86_64")]
     if has_fma() {
         // SAFETY: the CPU has FMA (checked above).
@@ -603,6 +612,69 @@ mod tests {
     #[wasm_bindgen_test::wasm_bindgen_test]
     fn wasm_gelu_table_is_llama_cpps() {
         check_gelu_table(gelu_table());
+    }
+
+    /// The AVX2 SwiGLU (where the CPU has it) equals the scalar one bit
+    /// for bit: ordinary values, the exponent's edges (|n| past 126 and
+    /// 192, both signs), infinities, NaN, and a tail of fewer than 8.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_swiglu_equals_the_scalar_one() {
+        if !has_fma() {
+            return;
+        }
+        let mut s = 99u32;
+        let mut x: Vec<f32> = (0..4003)
+            .map(|_| {
+                s ^= s << 13;
+                s ^= s >> 17;
+                s ^= s << 5;
+                (s % 20001) as f32 / 1000.0 - 10.0
+            })
+            .collect();
+        let edges = [
+            -87.5,
+            -88.7,
+            -89.0,
+            -100.0,
+            -130.0,
+            -133.0,
+            -140.0,
+            87.5,
+            88.7,
+            90.0,
+            100.0,
+            130.0,
+            133.5,
+            140.0,
+            200.0,
+            -200.0,
+            0.0,
+            -0.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            1e-30,
+            -1e-30,
+            3.4e38,
+            -3.4e38,
+        ];
+        for (i, e) in edges.iter().enumerate() {
+            x[i * 7] = *e;
+        }
+        let g: Vec<f32> = x.iter().map(|v| 0.5 - v * 0.01).collect();
+        let Some(fast) = crate::simd::x86::swiglu(&x, &g) else {
+            return;
+        };
+        // SAFETY: the CPU has FMA (checked above).
+        let slow = unsafe { swiglu_fma(&x, &g) };
+        for (i, (a, b)) in fast.iter().zip(&slow).enumerate() {
+            assert!(
+                a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+                "x = {}: {a} vs {b}",
+                x[i]
+            );
+        }
     }
 
     #[test]

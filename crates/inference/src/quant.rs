@@ -78,6 +78,15 @@ fn to_h(x: f32) -> u16 {
 /// Quantizes one row of activations the way ggml-cpu's x86 `quantize_row_q8_0`
 /// / `quantize_row_q8_1` do. `xs.len()` is a multiple of [`QK`].
 pub(crate) fn quantize_q8(xs: &[f32], out: &mut Vec<BlockQ8>) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::simd::x86::quantize_q8(xs, out) {
+        return;
+    }
+    quantize_q8_scalar(xs, out)
+}
+
+/// [`quantize_q8`] without SIMD.
+pub(crate) fn quantize_q8_scalar(xs: &[f32], out: &mut Vec<BlockQ8>) {
     out.clear();
     for chunk in xs.chunks_exact(QK) {
         let amax = chunk.iter().fold(0f32, |a, &x| a.max(x.abs()));
@@ -482,7 +491,9 @@ pub(crate) fn tiled4(
     dot4: impl Fn(usize, usize) -> [f32; 4] + Sync + Send,
 ) {
     // Weight rows outermost in tiles so that each tile stays in cache
-    // while every activation row passes over it.
+    // while every activation row passes over it. A tile's outputs are
+    // `[activation row][weight row]`, so that each activation row's part
+    // goes to `dst` as one run.
     const TILE: usize = 16;
     let grouped = m - m % 4;
     let mut tmp = vec![0f32; n * m];
@@ -491,18 +502,21 @@ pub(crate) fn tiled4(
         for i in (0..grouped).step_by(4) {
             for r in 0..rows {
                 let d = dot4(t * TILE + r, i);
-                out[r * m + i..r * m + i + 4].copy_from_slice(&d);
+                for (k, d) in d.into_iter().enumerate() {
+                    out[(i + k) * rows + r] = d;
+                }
             }
         }
         for i in grouped..m {
             for r in 0..rows {
-                out[r * m + i] = dot(t * TILE + r, i);
+                out[i * rows + r] = dot(t * TILE + r, i);
             }
         }
     });
-    for j in 0..n {
-        for i in 0..m {
-            dst[i * n + j] = tmp[j * m + i];
+    for (t, tile) in tmp.chunks(TILE * m).enumerate() {
+        let rows = tile.len() / m;
+        for (i, run) in tile.chunks_exact(rows).enumerate() {
+            dst[i * n + t * TILE..i * n + t * TILE + rows].copy_from_slice(run);
         }
     }
 }
@@ -730,6 +744,37 @@ mod tests {
         assert_eq!(std::mem::size_of::<BlockQ4_0>(), Kind::Q4_0.block_bytes());
         assert_eq!(std::mem::size_of::<BlockQ4_1>(), Kind::Q4_1.block_bytes());
         assert_eq!(std::mem::size_of::<BlockQ8_0>(), Kind::Q8_0.block_bytes());
+    }
+
+    /// The AVX2 activation quantizer (where the CPU has it) gives the
+    /// scalar one's blocks: random rows, a zero block, halves that round
+    /// to even, large and tiny values.
+    #[test]
+    fn avx2_quantizer_equals_the_scalar_one() {
+        let mut xs = activations(64 * QK);
+        for v in &mut xs[32..64] {
+            *v = 0.0;
+        }
+        for (i, v) in xs[64..96].iter_mut().enumerate() {
+            *v = if i == 0 { 127.0 } else { i as f32 - 15.5 };
+        }
+        for (i, v) in xs[96..128].iter_mut().enumerate() {
+            *v = (i as f32 - 16.0) * 1e30;
+        }
+        for (i, v) in xs[128..160].iter_mut().enumerate() {
+            *v = (i as f32 - 16.0) * 1e-30;
+        }
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        quantize_q8(&xs, &mut a);
+        quantize_q8_scalar(&xs, &mut b);
+        assert_eq!(a.len(), b.len());
+        for (i, (a, b)) in a.iter().zip(&b).enumerate() {
+            assert_eq!(
+                (a.d.to_bits(), a.s.to_bits(), a.qs),
+                (b.d.to_bits(), b.s.to_bits(), b.qs),
+                "block {i}"
+            );
+        }
     }
 
     #[test]

@@ -204,14 +204,18 @@ pub(crate) mod x86 {
     fn q5_0x4_avx2(xs: &[BlockQ5_0], ys: [&[BlockQ8]; 4]) -> [f32; 4] {
         let mut acc = [_mm256_setzero_ps(); 4];
         for (b, x) in xs.iter().enumerate() {
-            let dx = h(x.d);
+            let dx = _mm256_set1_ps(h(x.d));
             let hi = _mm256_andnot_si256(bits(&x.qh), _mm256_set1_epi8(0xF0u8 as i8));
             let qx = _mm256_or_si256(nibbles(&x.qs), hi);
+            // the sign trick's |x| once per block
+            let ax = _mm256_sign_epi8(qx, qx);
             for r in 0..4 {
                 let y = &ys[r][b];
-                let d = _mm256_set1_ps(dx * y.d);
-                let q = mul_sum_i8(qx, load32i(&y.qs));
-                acc[r] = _mm256_fmadd_ps(d, q, acc[r]);
+                // dx·dy in every lane (see simd::x86::q8_0x4_avx2)
+                let d = _mm256_mul_ps(dx, _mm256_broadcast_ss(&y.d));
+                let sy = _mm256_sign_epi8(load32i(&y.qs), qx);
+                let dot = _mm256_madd_epi16(_mm256_maddubs_epi16(ax, sy), _mm256_set1_epi16(1));
+                acc[r] = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot), acc[r]);
             }
         }
         std::array::from_fn(|r| hsum(acc[r]))
@@ -474,18 +478,21 @@ pub(crate) mod x86 {
     /// The sums of each of four vectors' eight i32 lanes (wrapping, as
     /// [`hsum_i32`]'s: the same integers in any order).
     #[target_feature(enable = "avx2,fma,f16c")]
-    fn hsum4_i32(v: [__m256i; 4]) -> [i32; 4] {
+    fn hsum4_i32(v: [__m256i; 4]) -> __m128i {
         let a = _mm256_hadd_epi32(v[0], v[1]);
         let b = _mm256_hadd_epi32(v[2], v[3]);
         // low half: lanes 0..4 of each vector summed, high half: 4..8
         let c = _mm256_hadd_epi32(a, b);
-        let s = _mm_add_epi32(_mm256_castsi256_si128(c), _mm256_extracti128_si256(c, 1));
-        [
-            _mm_extract_epi32(s, 0),
-            _mm_extract_epi32(s, 1),
-            _mm_extract_epi32(s, 2),
-            _mm_extract_epi32(s, 3),
-        ]
+        _mm_add_epi32(_mm256_castsi256_si128(c), _mm256_extracti128_si256(c, 1))
+    }
+
+    /// [`hsum4_i32`] as four integers.
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn hsum4_i32s(v: [__m256i; 4]) -> [i32; 4] {
+        let mut out = [0i32; 4];
+        // SAFETY: writes the four i32 of `out`, unaligned store.
+        unsafe { _mm_storeu_si128(out.as_mut_ptr() as *mut __m128i, hsum4_i32(v)) };
+        out
     }
 
     /// The four activation rows' blocks `b`.
@@ -517,24 +524,35 @@ pub(crate) mod x86 {
         mn[2 * j] * (b[0] as i32 + b[1] as i32) + mn[2 * j + 1] * (b[2] as i32 + b[3] as i32)
     }
 
+    /// The four rows' accumulators live in the lanes of one vector each
+    /// (`acc`, `accm`): lane `r`'s FMAs are row `r`'s, in its order.
     #[target_feature(enable = "avx2,fma,f16c")]
     fn q4_k_gemm_x4_avx2(xs: &[BlockQ4K], ys: [&[BlockQ8K]; 4]) -> [f32; 4] {
-        let (mut acc, mut accm) = ([0f32; 4], [0f32; 4]);
+        let (mut acc, mut accm) = (_mm_setzero_ps(), _mm_setzero_ps());
         for (b, x) in xs.iter().enumerate() {
             let y = rows4(&ys, b);
-            let (dx, dmx) = (h(x.d), h(x.dmin));
-            let (dd, dm) = (y.map(|y| dx * y.d), y.map(|y| dmx * y.d));
+            let dy = _mm_setr_ps(y[0].d, y[1].d, y[2].d, y[3].d);
+            let dd = _mm_mul_ps(_mm_set1_ps(h(x.d)), dy);
+            let dm = _mm_mul_ps(_mm_set1_ps(h(x.dmin)), dy);
             let (sc, mn) = scales_k4(&x.scales);
-            for j in 0..4 {
-                let isum = hsum4_i32(q4_k_pair_x4(x, &y, &sc, j));
-                for r in 0..4 {
-                    let imin = pair_mins(y[r], &mn, j);
-                    acc[r] = (isum[r] as f32).mul_add(dd[r], acc[r]);
-                    accm[r] = (imin as f32).mul_add(dm[r], accm[r]);
+            let mut mins = [[0i32; 4]; 4];
+            for (j, m) in mins.iter_mut().enumerate() {
+                for (m, y) in m.iter_mut().zip(&y) {
+                    *m = pair_mins(y, &mn, j);
                 }
             }
+            for (j, m) in mins.iter().enumerate() {
+                let isum = hsum4_i32(q4_k_pair_x4(x, &y, &sc, j));
+                // SAFETY: reads the four i32 of `m`, unaligned load.
+                let imin = unsafe { _mm_loadu_si128(m.as_ptr() as *const __m128i) };
+                acc = _mm_fmadd_ps(_mm_cvtepi32_ps(isum), dd, acc);
+                accm = _mm_fmadd_ps(_mm_cvtepi32_ps(imin), dm, accm);
+            }
         }
-        std::array::from_fn(|r| acc[r] - accm[r])
+        let mut out = [0f32; 4];
+        // SAFETY: writes the four f32 of `out`, unaligned store.
+        unsafe { _mm_storeu_ps(out.as_mut_ptr(), _mm_sub_ps(acc, accm)) };
+        out
     }
 
     #[target_feature(enable = "avx2,fma,f16c")]
@@ -550,7 +568,7 @@ pub(crate) mod x86 {
                     lanes[r] = _mm256_add_epi32(lanes[r], p[r]);
                 }
             }
-            let s1 = hsum4_i32(lanes);
+            let s1 = hsum4_i32s(lanes);
             let (d, dmin) = (h(x.d), h(x.dmin));
             for r in 0..4 {
                 out[r] = tiled_step(out[r], d, dmin, s1[r], mins_k(y[r], &mn), y[r].d);
@@ -590,7 +608,7 @@ pub(crate) mod x86 {
                     lanes[r] = _mm256_add_epi32(lanes[r], p);
                 }
             }
-            let s1 = hsum4_i32(lanes);
+            let s1 = hsum4_i32s(lanes);
             let (d, dmin) = (h(x.d), h(x.dmin));
             for r in 0..4 {
                 out[r] = tiled_step(out[r], d, dmin, s1[r], mins_k(y[r], &mn), y[r].d);
@@ -644,7 +662,7 @@ pub(crate) mod x86 {
                     }
                 }
             }
-            let s1 = hsum4_i32(lanes);
+            let s1 = hsum4_i32s(lanes);
             let d = h(x.d);
             for r in 0..4 {
                 out[r] = tiled_step(out[r], d, 0.0, s1[r], 0, y[r].d);
