@@ -518,14 +518,44 @@ pub(crate) mod x86 {
         out
     }
 
-    /// `imin` of sub-block pair `j` ([`scalar::q4_k_repacked_gemm`]).
-    fn pair_mins(y: &BlockQ8K, mn: &[i32; 8], j: usize) -> i32 {
-        let b = &y.bsums[4 * j..4 * j + 4];
-        mn[2 * j] * (b[0] as i32 + b[1] as i32) + mn[2 * j + 1] * (b[2] as i32 + b[3] as i32)
+    /// `imin` of each sub-block pair `j` ([`scalar::q4_k_repacked_gemm`])
+    /// for four rows, as one vector per pair holding rows 0..4 (exact
+    /// integers, any order).
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn pair_mins_x4(y: &[&BlockQ8K; 4], mn: &[i32; 8]) -> [__m128i; 4] {
+        // SAFETY: reads the eight i32 of `mn`, unaligned load.
+        let mn = unsafe { _mm256_loadu_si256(mn.as_ptr() as *const __m256i) };
+        let ones = _mm256_set1_epi16(1);
+        // row r: lane g = mn[g]·(bsums[2g] + bsums[2g+1])
+        let p: [__m256i; 4] = std::array::from_fn(|r| {
+            // SAFETY: reads exactly the 32 bytes of `bsums`, unaligned load.
+            let b = unsafe { _mm256_loadu_si256(y[r].bsums.as_ptr() as *const __m256i) };
+            _mm256_mullo_epi32(_mm256_madd_epi16(b, ones), mn)
+        });
+        // [r0 j0, r0 j1, r1 j0, r1 j1 | r0 j2, r0 j3, r1 j2, r1 j3] and rows 2, 3
+        let a = _mm256_hadd_epi32(p[0], p[1]);
+        let b = _mm256_hadd_epi32(p[2], p[3]);
+        let pick = |lo: __m128i, hi: __m128i, odd: bool| {
+            let (lo, hi) = (_mm_castsi128_ps(lo), _mm_castsi128_ps(hi));
+            _mm_castps_si128(if odd {
+                _mm_shuffle_ps(lo, hi, 0b11_01_11_01)
+            } else {
+                _mm_shuffle_ps(lo, hi, 0b10_00_10_00)
+            })
+        };
+        let (alo, blo) = (_mm256_castsi256_si128(a), _mm256_castsi256_si128(b));
+        let (ahi, bhi) = (
+            _mm256_extracti128_si256(a, 1),
+            _mm256_extracti128_si256(b, 1),
+        );
+        [
+            pick(alo, blo, false),
+            pick(alo, blo, true),
+            pick(ahi, bhi, false),
+            pick(ahi, bhi, true),
+        ]
     }
 
-    /// The four rows' accumulators live in the lanes of one vector each
-    /// (`acc`, `accm`): lane `r`'s FMAs are row `r`'s, in its order.
     #[target_feature(enable = "avx2,fma,f16c")]
     fn q4_k_gemm_x4_avx2(xs: &[BlockQ4K], ys: [&[BlockQ8K]; 4]) -> [f32; 4] {
         let (mut acc, mut accm) = (_mm_setzero_ps(), _mm_setzero_ps());
@@ -535,16 +565,9 @@ pub(crate) mod x86 {
             let dd = _mm_mul_ps(_mm_set1_ps(h(x.d)), dy);
             let dm = _mm_mul_ps(_mm_set1_ps(h(x.dmin)), dy);
             let (sc, mn) = scales_k4(&x.scales);
-            let mut mins = [[0i32; 4]; 4];
-            for (j, m) in mins.iter_mut().enumerate() {
-                for (m, y) in m.iter_mut().zip(&y) {
-                    *m = pair_mins(y, &mn, j);
-                }
-            }
-            for (j, m) in mins.iter().enumerate() {
+            let mins = pair_mins_x4(&y, &mn);
+            for (j, &imin) in mins.iter().enumerate() {
                 let isum = hsum4_i32(q4_k_pair_x4(x, &y, &sc, j));
-                // SAFETY: reads the four i32 of `m`, unaligned load.
-                let imin = unsafe { _mm_loadu_si128(m.as_ptr() as *const __m128i) };
                 acc = _mm_fmadd_ps(_mm_cvtepi32_ps(isum), dd, acc);
                 accm = _mm_fmadd_ps(_mm_cvtepi32_ps(imin), dm, accm);
             }
