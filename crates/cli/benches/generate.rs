@@ -10,7 +10,8 @@
 //! For each model of the model cache that is there (SmolLM2-135M-Instruct
 //! Q4_1 and Gemma 3 270M Q4_K_M from `scripts/fetch-models.sh`; SmolLM2
 //! Q4_K_M and Q8_0 from `tools/llama-cpp/quantize.sh`; a missing one is
-//! skipped, saying so), each side runs [`RUNS`] times, each run a child
+//! skipped, saying so), each side runs [`RUNS`] times, the two sides in
+//! turn, each run a child
 //! process that loads the model and generates once:
 //!
 //! - Promptscope: `promptscope generate --gguf FILE` on a streamed
@@ -59,7 +60,7 @@ const PROMPT: &str = include_str!("../../inference/benches/prompt.txt");
 const LLAMA_SCRIPT: &str = include_str!("../../inference/benches/llama_cpp_completion.py");
 const N_GEN: usize = 64;
 const N_CTX: usize = 2048;
-const RUNS: usize = 3;
+const RUNS: usize = 5;
 /// A stop string for both sides to watch for; it never comes.
 const STOP: &str = "@@ promptscope bench: never generated @@";
 
@@ -278,20 +279,22 @@ fn bench(path: &Path, python: Option<&str>) {
         "\n{name} ({:.1} MiB), one thread, {RUNS} runs each (child processes), best of them",
         size as f64 / 1048576.0
     );
-    let mut mine = Vec::new();
+    // the two sides alternate, run after run, so that a slow spell of a
+    // shared machine falls on both
+    let (mut mine, mut theirs) = (Vec::new(), Vec::new());
+    let mut self_rss = 0;
+    let (mut ours_ok, mut theirs_ok) = (true, python.is_some());
     for _ in 0..RUNS {
-        match ours(path) {
-            Ok(r) => mine.push(r),
-            Err(e) => {
-                println!("  promptscope   cannot run it: {e}");
-                break;
+        if ours_ok {
+            match ours(path) {
+                Ok(r) => mine.push(r),
+                Err(e) => {
+                    println!("  promptscope   cannot run it: {e}");
+                    ours_ok = false;
+                }
             }
         }
-    }
-    let mut theirs = Vec::new();
-    let mut self_rss = 0;
-    if let Some(python) = python {
-        for _ in 0..RUNS {
+        if let (true, Some(python)) = (theirs_ok, python) {
             match llama_cpp(python, path) {
                 Ok((r, own)) => {
                     self_rss = self_rss.max(own);
@@ -299,7 +302,7 @@ fn bench(path: &Path, python: Option<&str>) {
                 }
                 Err(e) => {
                     println!("  llama.cpp     cannot run it: {e}");
-                    break;
+                    theirs_ok = false;
                 }
             }
         }
