@@ -361,23 +361,10 @@ pub(crate) mod x86 {
     /// `vec_dot_q5_K_q8_K`'s eight i32 lanes of `Σ scale·dot` of a block.
     #[target_feature(enable = "avx2,fma,f16c")]
     fn q5_k_lanes(x: &BlockQ5K, y: &BlockQ8K, sc: &[i32; 8]) -> __m256i {
-        let m4 = _mm256_set1_epi8(0x0F);
         let hbits = load32(&x.qh);
         let mut sumi = _mm256_setzero_si256();
         for j in 0..4 {
-            let q5 = load32(&x.qs[32 * j..]);
-            let b0 = _mm256_set1_epi8(1 << (2 * j));
-            let b1 = _mm256_set1_epi8(1 << (2 * j + 1));
-            let h0 = _mm256_and_si256(
-                _mm256_cmpeq_epi8(_mm256_and_si256(hbits, b0), b0),
-                _mm256_set1_epi8(16),
-            );
-            let h1 = _mm256_and_si256(
-                _mm256_cmpeq_epi8(_mm256_and_si256(hbits, b1), b1),
-                _mm256_set1_epi8(16),
-            );
-            let q0 = _mm256_or_si256(_mm256_and_si256(q5, m4), h0);
-            let q1 = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q5, 4), m4), h1);
+            let (q0, q1) = q5_k_pair(x, hbits, j);
             let p0 = _mm256_maddubs_epi16(q0, load32i(&y.qs[64 * j..]));
             let p1 = _mm256_maddubs_epi16(q1, load32i(&y.qs[64 * j + 32..]));
             let p0 = _mm256_madd_epi16(scale16(sc[2 * j]), p0);
@@ -387,11 +374,59 @@ pub(crate) mod x86 {
         sumi
     }
 
+    /// The 5-bit values of sub-blocks `2j` and `2j + 1` of a `Q5_K` block
+    /// (`hbits`: its 32 bytes of high bits).
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q5_k_pair(x: &BlockQ5K, hbits: __m256i, j: usize) -> (__m256i, __m256i) {
+        let m4 = _mm256_set1_epi8(0x0F);
+        let q5 = load32(&x.qs[32 * j..]);
+        let high = |bit: usize| {
+            let b = _mm256_set1_epi8(1 << bit);
+            _mm256_and_si256(
+                _mm256_cmpeq_epi8(_mm256_and_si256(hbits, b), b),
+                _mm256_set1_epi8(16),
+            )
+        };
+        let q0 = _mm256_or_si256(_mm256_and_si256(q5, m4), high(2 * j));
+        let q1 = _mm256_or_si256(
+            _mm256_and_si256(_mm256_srli_epi16(q5, 4), m4),
+            high(2 * j + 1),
+        );
+        (q0, q1)
+    }
+
+    /// The 6-bit values (0..64) of the four 32-value quarters of half `j`
+    /// of a `Q6_K` block.
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q6_k_quads(x: &BlockQ6K, j: usize) -> [__m256i; 4] {
+        let (m3, m15) = (_mm256_set1_epi8(3), _mm256_set1_epi8(15));
+        let q4bits1 = load32(&x.ql[64 * j..]);
+        let q4bits2 = load32(&x.ql[64 * j + 32..]);
+        let q4bits_h = load32(&x.qh[32 * j..]);
+        let h0 = _mm256_slli_epi16(_mm256_and_si256(q4bits_h, m3), 4);
+        let h1 = _mm256_slli_epi16(_mm256_and_si256(q4bits_h, _mm256_set1_epi8(12)), 2);
+        let h2 = _mm256_and_si256(q4bits_h, _mm256_set1_epi8(48));
+        let h3 = _mm256_srli_epi16(_mm256_and_si256(q4bits_h, _mm256_set1_epi8(-64)), 2);
+        [
+            _mm256_or_si256(_mm256_and_si256(q4bits1, m15), h0),
+            _mm256_or_si256(_mm256_and_si256(q4bits2, m15), h1),
+            _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q4bits1, 4), m15), h2),
+            _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q4bits2, 4), m15), h3),
+        ]
+    }
+
+    /// Scales `s` and `s + 1` of a `Q6_K` block as i16, one per 128-bit half.
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn q6_k_scales(x: &BlockQ6K, s: usize) -> __m256i {
+        _mm256_set_m128i(
+            _mm_set1_epi16(x.scales[s + 1] as i16),
+            _mm_set1_epi16(x.scales[s] as i16),
+        )
+    }
+
     /// `vec_dot_q6_K_q8_K`'s eight i32 lanes of `Σ scale·(q − 32)·y`.
     #[target_feature(enable = "avx2,fma,f16c")]
     fn q6_k_lanes(x: &BlockQ6K, y: &BlockQ8K) -> __m256i {
-        let m3 = _mm256_set1_epi8(3);
-        let m15 = _mm256_set1_epi8(15);
         // SAFETY: reads exactly the 32 bytes of `bsums`, unaligned load.
         let q8sums = unsafe { _mm256_loadu_si256(y.bsums.as_ptr() as *const __m256i) };
         // SAFETY: reads exactly the 16 bytes of `scales`, unaligned load.
@@ -400,26 +435,9 @@ pub(crate) mod x86 {
         let q8sclsub = _mm256_slli_epi32(_mm256_madd_epi16(q8sums, scales16), 5);
         let mut sumi = _mm256_setzero_si256();
         for j in 0..QK_K / 128 {
-            let q4bits1 = load32(&x.ql[64 * j..]);
-            let q4bits2 = load32(&x.ql[64 * j + 32..]);
-            let q4bits_h = load32(&x.qh[32 * j..]);
-            let h0 = _mm256_slli_epi16(_mm256_and_si256(q4bits_h, m3), 4);
-            let h1 = _mm256_slli_epi16(_mm256_and_si256(q4bits_h, _mm256_set1_epi8(12)), 2);
-            let h2 = _mm256_and_si256(q4bits_h, _mm256_set1_epi8(48));
-            let h3 = _mm256_srli_epi16(_mm256_and_si256(q4bits_h, _mm256_set1_epi8(-64)), 2);
-            let q = [
-                _mm256_or_si256(_mm256_and_si256(q4bits1, m15), h0),
-                _mm256_or_si256(_mm256_and_si256(q4bits2, m15), h1),
-                _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q4bits1, 4), m15), h2),
-                _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q4bits2, 4), m15), h3),
-            ];
-            for (v, &q) in q.iter().enumerate() {
+            for (v, &q) in q6_k_quads(x, j).iter().enumerate() {
                 let p16 = _mm256_maddubs_epi16(q, load32i(&y.qs[128 * j + 32 * v..]));
-                let s = 8 * j + 2 * v;
-                let sc = _mm256_set_m128i(
-                    _mm_set1_epi16(x.scales[s + 1] as i16),
-                    _mm_set1_epi16(x.scales[s] as i16),
-                );
+                let sc = q6_k_scales(x, 8 * j + 2 * v);
                 sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(sc, p16));
             }
         }
@@ -602,7 +620,6 @@ pub(crate) mod x86 {
 
     #[target_feature(enable = "avx2,fma,f16c")]
     fn q5_k_tiled_x4_avx2(xs: &[BlockQ5K], ys: [&[BlockQ8K]; 4]) -> [f32; 4] {
-        let m4 = _mm256_set1_epi8(0x0F);
         let mut out = [0f32; 4];
         for (b, x) in xs.iter().enumerate() {
             let y = rows4(&ys, b);
@@ -610,19 +627,7 @@ pub(crate) mod x86 {
             let hbits = load32(&x.qh);
             let mut lanes = [_mm256_setzero_si256(); 4];
             for j in 0..4 {
-                let q5 = load32(&x.qs[32 * j..]);
-                let b0 = _mm256_set1_epi8(1 << (2 * j));
-                let b1 = _mm256_set1_epi8(1 << (2 * j + 1));
-                let h0 = _mm256_and_si256(
-                    _mm256_cmpeq_epi8(_mm256_and_si256(hbits, b0), b0),
-                    _mm256_set1_epi8(16),
-                );
-                let h1 = _mm256_and_si256(
-                    _mm256_cmpeq_epi8(_mm256_and_si256(hbits, b1), b1),
-                    _mm256_set1_epi8(16),
-                );
-                let q0 = _mm256_or_si256(_mm256_and_si256(q5, m4), h0);
-                let q1 = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q5, 4), m4), h1);
+                let (q0, q1) = q5_k_pair(x, hbits, j);
                 let (s0, s1) = (scale16(sc[2 * j]), scale16(sc[2 * j + 1]));
                 for r in 0..4 {
                     let p0 = _mm256_maddubs_epi16(q0, load32i(&y[r].qs[64 * j..]));
@@ -642,8 +647,6 @@ pub(crate) mod x86 {
 
     #[target_feature(enable = "avx2,fma,f16c")]
     fn q6_k_tiled_x4_avx2(xs: &[BlockQ6K], ys: [&[BlockQ8K]; 4]) -> [f32; 4] {
-        let m3 = _mm256_set1_epi8(3);
-        let m15 = _mm256_set1_epi8(15);
         let mut out = [0f32; 4];
         for (b, x) in xs.iter().enumerate() {
             let y = rows4(&ys, b);
@@ -660,25 +663,8 @@ pub(crate) mod x86 {
                 );
             }
             for j in 0..QK_K / 128 {
-                let q4bits1 = load32(&x.ql[64 * j..]);
-                let q4bits2 = load32(&x.ql[64 * j + 32..]);
-                let q4bits_h = load32(&x.qh[32 * j..]);
-                let h0 = _mm256_slli_epi16(_mm256_and_si256(q4bits_h, m3), 4);
-                let h1 = _mm256_slli_epi16(_mm256_and_si256(q4bits_h, _mm256_set1_epi8(12)), 2);
-                let h2 = _mm256_and_si256(q4bits_h, _mm256_set1_epi8(48));
-                let h3 = _mm256_srli_epi16(_mm256_and_si256(q4bits_h, _mm256_set1_epi8(-64)), 2);
-                let q = [
-                    _mm256_or_si256(_mm256_and_si256(q4bits1, m15), h0),
-                    _mm256_or_si256(_mm256_and_si256(q4bits2, m15), h1),
-                    _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q4bits1, 4), m15), h2),
-                    _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q4bits2, 4), m15), h3),
-                ];
-                for (v, &q) in q.iter().enumerate() {
-                    let s = 8 * j + 2 * v;
-                    let sc = _mm256_set_m128i(
-                        _mm_set1_epi16(x.scales[s + 1] as i16),
-                        _mm_set1_epi16(x.scales[s] as i16),
-                    );
+                for (v, &q) in q6_k_quads(x, j).iter().enumerate() {
+                    let sc = q6_k_scales(x, 8 * j + 2 * v);
                     for (l, y) in lanes.iter_mut().zip(&y) {
                         let p16 = _mm256_maddubs_epi16(q, load32i(&y.qs[128 * j + 32 * v..]));
                         *l = _mm256_add_epi32(*l, _mm256_madd_epi16(sc, p16));
