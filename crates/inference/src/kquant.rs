@@ -676,8 +676,6 @@ macro_rules! dots {
 }
 
 dots! {
-    /// `Q5_0 · Q8_0`.
-    dot_q5_0 = q5_0(BlockQ5_0, BlockQ8);
     /// `Q5_1 · Q8_1`.
     dot_q5_1 = q5_1(BlockQ5_1, BlockQ8);
     /// One output of the repacked `Q4_0` kernels.
@@ -696,6 +694,17 @@ dots! {
     dot_q5_k_tiled = q5_k_tiled(BlockQ5K, BlockQ8K);
     /// One output of the tiled `Q6_K` kernel.
     dot_q6_k_tiled = q6_k_tiled(BlockQ6K, BlockQ8K);
+}
+
+/// `Q5_0 · Q8_0`: AVX2 where the CPU has it, `simd128` in wasm, else the
+/// scalar kernel (all the same arithmetic).
+pub(crate) fn dot_q5_0(xs: &[BlockQ5_0], ys: &[BlockQ8]) -> f32 {
+    #[cfg(target_arch = "x86_64")]
+    return crate::simd_k::x86::dot_q5_0(xs, ys);
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    return crate::simd::wasm::dot_q5_0(xs, ys);
+    #[allow(unreachable_code)]
+    scalar::q5_0(xs, ys)
 }
 
 /// Four-row dots: one weight row against four activation rows, each
@@ -729,6 +738,8 @@ dots4! {
 pub(crate) fn dot4_q5_0(xs: &[BlockQ5_0], ys: [&[BlockQ8]; 4]) -> [f32; 4] {
     #[cfg(target_arch = "x86_64")]
     return crate::simd_k::x86::dot4_q5_0(xs, ys);
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    return crate::simd::wasm::dot4_q5_0(xs, ys);
     #[allow(unreachable_code)]
     ys.map(|y| dot_q5_0(xs, y))
 }

@@ -868,7 +868,7 @@ mod tests {
         let k = 64 * QK;
         let mut ys = Vec::new();
         quantize_q8(&activations(k), &mut ys);
-        for (kind, seed) in [Kind::Q4_0, Kind::Q4_1, Kind::Q8_0]
+        for (kind, seed) in [Kind::Q4_0, Kind::Q4_1, Kind::Q8_0, Kind::Q5_0]
             .into_iter()
             .flat_map(|k| (1..=16).map(move |s| (k, s)))
         {
@@ -879,7 +879,8 @@ mod tests {
                 Blocks::Q4_0(b) => kernels::dot_q4_0_scalar(b, &ys),
                 Blocks::Q4_1(b) => kernels::dot_q4_1_scalar(b, &ys),
                 Blocks::Q8_0(b) => kernels::dot_q8_0_scalar(b, &ys),
-                _ => unreachable!("the kinds of this module's own kernels"),
+                Blocks::Q5_0(b) => kquant::scalar::q5_0(b, &ys),
+                _ => unreachable!("the kinds with SIMD kernels"),
             };
             // the same arithmetic in the same order: bit for bit
             assert_eq!(fast.to_bits(), slow.to_bits(), "{kind:?}: {fast} vs {slow}");

@@ -359,6 +359,7 @@ pub(crate) mod x86 {
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 pub(crate) mod wasm {
+    use crate::kquant::BlockQ5_0;
     use crate::quant::{BlockQ4_0, BlockQ4_1, BlockQ8, BlockQ8_0};
     use core::arch::wasm32::*;
     use half::f16;
@@ -570,5 +571,97 @@ pub(crate) mod wasm {
         }
         let (lo, hi) = acc.f32s();
         hsum8(lo, hi)
+    }
+
+    /// A `Q5_0` block's 32 values as signed bytes, `nibble | (bit << 4)
+    /// − 16`: low nibbles (values 0..16) in `.0`, high nibbles in `.1`
+    /// (AVX2's `bytes_from_nibbles_32` | `bytes_from_bits_32` layout).
+    #[inline(always)]
+    fn q5_0_values(x: &BlockQ5_0) -> (v128, v128) {
+        let mask = u8x16_splat(0x0F);
+        let v = load16(&x.qs);
+        let qh = u32x4_splat(u32::from_le_bytes(x.qh));
+        let bit = u8x16(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128);
+        // byte i of each half: 0xFF where bit i (or 16 + i) of qh is set
+        let set = |b: v128| u8x16_eq(v128_and(b, bit), bit);
+        let lo_bits = set(i8x16_shuffle::<
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            1,
+            1,
+            1,
+            1,
+            1,
+            1,
+            1,
+            1,
+        >(qh, qh));
+        let hi_bits = set(i8x16_shuffle::<
+            2,
+            2,
+            2,
+            2,
+            2,
+            2,
+            2,
+            2,
+            3,
+            3,
+            3,
+            3,
+            3,
+            3,
+            3,
+            3,
+        >(qh, qh));
+        let f0 = u8x16_splat(0xF0);
+        (
+            v128_or(v128_and(v, mask), v128_andnot(f0, lo_bits)),
+            v128_or(u8x16_shr(v, 4), v128_andnot(f0, hi_bits)),
+        )
+    }
+
+    pub fn dot_q5_0(xs: &[BlockQ5_0], ys: &[BlockQ8]) -> f32 {
+        let mut acc = Acc8::zero();
+        for (x, y) in xs.iter().zip(ys) {
+            let d = f64x2_splat((h(x.d) * y.d) as f64);
+            let (lo, hi) = q5_0_values(x);
+            acc.fma(
+                d,
+                lanes4(lo, load16i(&y.qs[..16]), true),
+                lanes4(hi, load16i(&y.qs[16..]), true),
+            );
+        }
+        let (lo, hi) = acc.f32s();
+        hsum8(lo, hi)
+    }
+
+    /// `dot_q5_0` of one weight row against four activation rows, each
+    /// block unpacked once.
+    pub fn dot4_q5_0(xs: &[BlockQ5_0], ys: [&[BlockQ8]; 4]) -> [f32; 4] {
+        let mut acc = [Acc8::zero(); 4];
+        for (b, x) in xs.iter().enumerate() {
+            let dx = h(x.d);
+            let (lo, hi) = q5_0_values(x);
+            for r in 0..4 {
+                let y = &ys[r][b];
+                let d = f64x2_splat((dx * y.d) as f64);
+                acc[r].fma(
+                    d,
+                    lanes4(lo, load16i(&y.qs[..16]), true),
+                    lanes4(hi, load16i(&y.qs[16..]), true),
+                );
+            }
+        }
+        std::array::from_fn(|r| {
+            let (lo, hi) = acc[r].f32s();
+            hsum8(lo, hi)
+        })
     }
 }
