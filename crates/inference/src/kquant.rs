@@ -780,6 +780,39 @@ fn quantize_rows_k(lhs: &[f32], m: usize, k: usize, interleaved: bool) -> Vec<Bl
 /// least this many activation rows (`GGML_CPU_TILED_MM` on, the default).
 const TILED_MIN_ROWS: usize = 8;
 
+/// A `Q8_K`-activation dot: one row pair, or one weight row against four
+/// activation rows.
+type DotK<X> = fn(&[X], &[BlockQ8K]) -> f32;
+type Dot4K<X> = fn(&[X], [&[BlockQ8K]; 4]) -> [f32; 4];
+
+/// The `MUL_MAT` of a K-quant that is not repacked (`Q5_K`, `Q6_K`):
+/// vec_dot below [`TILED_MIN_ROWS`] activation rows, else the tiled kernel
+/// with its four-row version.
+fn plain_k<X: Sync>(
+    b: &[X],
+    (m, k, n): (usize, usize, usize),
+    lhs: &[f32],
+    dst: &mut [f32],
+    (vec_dot, tiled_dot, tiled_dot4): (DotK<X>, DotK<X>, Dot4K<X>),
+) {
+    use crate::quant::{tiled, tiled4};
+    let kb = k / QK_K;
+    let ys = quantize_rows_k(lhs, m, k, false);
+    let x = |j: usize| &b[j * kb..(j + 1) * kb];
+    let y = |i: usize| &ys[i * kb..(i + 1) * kb];
+    if m >= TILED_MIN_ROWS {
+        tiled4(
+            m,
+            n,
+            dst,
+            |j, i| tiled_dot(x(j), y(i)),
+            |j, i| tiled_dot4(x(j), std::array::from_fn(|r| y(i + r))),
+        )
+    } else {
+        tiled(m, n, dst, |j, i| vec_dot(x(j), y(i)))
+    }
+}
+
 /// The K-quant and float kinds' `MUL_MAT`, on the path llama.cpp takes.
 pub(crate) fn matmul(
     w: &crate::quant::Blocks<'_>,
@@ -828,38 +861,20 @@ pub(crate) fn matmul(
                 },
             )
         }
-        Blocks::Q5K(b) => {
-            let ys = quantize_rows_k(lhs, m, k, false);
-            let x = |j: usize| &b[j * kb..(j + 1) * kb];
-            let y = |i: usize| &ys[i * kb..(i + 1) * kb];
-            if m >= TILED_MIN_ROWS {
-                tiled4(
-                    m,
-                    n,
-                    dst,
-                    |j, i| dot_q5_k_tiled(x(j), y(i)),
-                    |j, i| dot4_q5_k_tiled(x(j), four(&ys, kb, i)),
-                )
-            } else {
-                tiled(m, n, dst, |j, i| dot_q5_k(x(j), y(i)))
-            }
-        }
-        Blocks::Q6K(b) => {
-            let ys = quantize_rows_k(lhs, m, k, false);
-            let x = |j: usize| &b[j * kb..(j + 1) * kb];
-            let y = |i: usize| &ys[i * kb..(i + 1) * kb];
-            if m >= TILED_MIN_ROWS {
-                tiled4(
-                    m,
-                    n,
-                    dst,
-                    |j, i| dot_q6_k_tiled(x(j), y(i)),
-                    |j, i| dot4_q6_k_tiled(x(j), four(&ys, kb, i)),
-                )
-            } else {
-                tiled(m, n, dst, |j, i| dot_q6_k(x(j), y(i)))
-            }
-        }
+        Blocks::Q5K(b) => plain_k(
+            b,
+            (m, k, n),
+            lhs,
+            dst,
+            (dot_q5_k, dot_q5_k_tiled, dot4_q5_k_tiled),
+        ),
+        Blocks::Q6K(b) => plain_k(
+            b,
+            (m, k, n),
+            lhs,
+            dst,
+            (dot_q6_k, dot_q6_k_tiled, dot4_q6_k_tiled),
+        ),
         Blocks::F16(b) => {
             let ys: Vec<u16> = lhs[..m * k]
                 .iter()

@@ -596,6 +596,23 @@ pub(crate) mod x86 {
         out
     }
 
+    /// [`tiled_step`] for four rows, from their `Σ scale·dot` lanes and
+    /// (`Q4_K`/`Q5_K`) the mins; `Q6_K` has none.
+    #[target_feature(enable = "avx2,fma,f16c")]
+    fn tiled_step_x4(
+        out: &mut [f32; 4],
+        lanes: [__m256i; 4],
+        (d, dmin): (f32, f32),
+        y: &[&BlockQ8K; 4],
+        mn: Option<&[i32; 8]>,
+    ) {
+        let s1 = hsum4_i32s(lanes);
+        for r in 0..4 {
+            let s2 = mn.map_or(0, |mn| mins_k(y[r], mn));
+            out[r] = tiled_step(out[r], d, dmin, s1[r], s2, y[r].d);
+        }
+    }
+
     #[target_feature(enable = "avx2,fma,f16c")]
     fn q4_k_tiled_x4_avx2(xs: &[BlockQ4K], ys: [&[BlockQ8K]; 4]) -> [f32; 4] {
         let mut out = [0f32; 4];
@@ -609,11 +626,7 @@ pub(crate) mod x86 {
                     lanes[r] = _mm256_add_epi32(lanes[r], p[r]);
                 }
             }
-            let s1 = hsum4_i32s(lanes);
-            let (d, dmin) = (h(x.d), h(x.dmin));
-            for r in 0..4 {
-                out[r] = tiled_step(out[r], d, dmin, s1[r], mins_k(y[r], &mn), y[r].d);
-            }
+            tiled_step_x4(&mut out, lanes, (h(x.d), h(x.dmin)), &y, Some(&mn));
         }
         out
     }
@@ -636,11 +649,7 @@ pub(crate) mod x86 {
                     lanes[r] = _mm256_add_epi32(lanes[r], p);
                 }
             }
-            let s1 = hsum4_i32s(lanes);
-            let (d, dmin) = (h(x.d), h(x.dmin));
-            for r in 0..4 {
-                out[r] = tiled_step(out[r], d, dmin, s1[r], mins_k(y[r], &mn), y[r].d);
-            }
+            tiled_step_x4(&mut out, lanes, (h(x.d), h(x.dmin)), &y, Some(&mn));
         }
         out
     }
@@ -671,11 +680,7 @@ pub(crate) mod x86 {
                     }
                 }
             }
-            let s1 = hsum4_i32s(lanes);
-            let d = h(x.d);
-            for r in 0..4 {
-                out[r] = tiled_step(out[r], d, 0.0, s1[r], 0, y[r].d);
-            }
+            tiled_step_x4(&mut out, lanes, (h(x.d), 0.0), &y, None);
         }
         out
     }
