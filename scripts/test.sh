@@ -141,8 +141,9 @@ step fetch-models bash scripts/fetch-models.sh
 step fmt cargo fmt --all -- --check
 step clippy-native cargo clippy --workspace --exclude promptscope-app --all-targets -- -D warnings
 step clippy-wasm cargo clippy --target wasm32-unknown-unknown -p promptscope-app --all-targets -- -D warnings
-# the inference crate must keep building for the browser (simd128 kernels)
-step clippy-wasm-inference cargo clippy --target wasm32-unknown-unknown -p promptscope-inference --lib -- -D warnings
+# the inference crate must keep building for the browser (simd128 kernels;
+# with relaxed-simd, both kinds of kernels)
+step clippy-wasm-inference cargo clippy --target wasm32-unknown-unknown -p promptscope-inference --lib --features relaxed-simd -- -D warnings
 step test-native cargo test --no-fail-fast --workspace --exclude promptscope-app
 # The app's pure logic (state, share links, curl, highlighting, messages,
 # examples, the engine call) is a library without Leptos: its tests run natively.
@@ -152,6 +153,12 @@ step test-app-logic cargo test --no-fail-fast -p promptscope-app --lib
 step test-wasm-kernels env \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test --no-fail-fast --target wasm32-unknown-unknown -p promptscope-inference --lib wasm_
+# The relaxed-SIMD build of the same kernels (generate-worker-relaxed's), in
+# headless Chromium: Node 20 implements an older draft of relaxed SIMD.
+step test-wasm-kernels-relaxed env CHROMEDRIVER=/usr/bin/chromedriver \
+  WASM_BINDGEN_USE_BROWSER=1 WASM_BINDGEN_TEST_WEBDRIVER_JSON="$PWD/app/webdriver.json" \
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  cargo test --no-fail-fast --target wasm32-unknown-unknown -p promptscope-inference --features relaxed-simd --lib wasm_
 # The components, mounted in headless Chromium (wasm-bindgen-test-runner
 # from wasm-bindgen-cli, Debian's chromedriver; app/webdriver.json sets the
 # browser's flags).

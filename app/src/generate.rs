@@ -454,8 +454,110 @@ pub fn summarize(lines: &[String]) -> Summary {
     s
 }
 
+/// Which build of the generation worker runs a job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// The fastest this browser has: relaxed SIMD where it validates.
+    #[default]
+    Auto,
+    /// The CPU kernels with relaxed SIMD (fused multiply-adds, byte dot
+    /// products); where the machine's `relaxed_madd` is not fused the
+    /// worker runs the simd128 kernels itself.
+    CpuRelaxed,
+    /// The CPU kernels with simd128 only (every current browser).
+    CpuSimd128,
+}
+
+impl Engine {
+    /// Every choice, in the order the pane lists them.
+    pub const ALL: [Engine; 3] = [Engine::Auto, Engine::CpuRelaxed, Engine::CpuSimd128];
+
+    /// The key the pane's select and its saved setting use.
+    pub fn key(self) -> &'static str {
+        match self {
+            Engine::Auto => "auto",
+            Engine::CpuRelaxed => "cpu-relaxed",
+            Engine::CpuSimd128 => "cpu-simd128",
+        }
+    }
+
+    /// The engine whose [`Engine::key`] is `key`.
+    pub fn from_key(key: &str) -> Option<Engine> {
+        Engine::ALL.into_iter().find(|e| e.key() == key)
+    }
+
+    /// The worker's loader to start, given whether the browser validates
+    /// relaxed SIMD ([`relaxed_simd_probe`]); an engine the browser lacks
+    /// falls back to the one it has.
+    pub fn worker(self, relaxed_simd: bool) -> &'static str {
+        match self {
+            Engine::Auto | Engine::CpuRelaxed if relaxed_simd => {
+                "./generate-worker-relaxed_loader.js"
+            }
+            _ => "./generate-worker_loader.js",
+        }
+    }
+}
+
+/// A wasm module whose one function uses `f32x4.relaxed_madd` and
+/// `i32x4.relaxed_dot_i8x16_i7x16_add_s`: `WebAssembly.validate` accepts it
+/// exactly where the relaxed-SIMD worker can start.
+pub fn relaxed_simd_probe() -> Vec<u8> {
+    // v128.const 0
+    let konst = |b: &mut Vec<u8>| {
+        b.extend([0xFD, 0x0C]);
+        b.extend([0u8; 16]);
+    };
+    let mut body = vec![0x00]; // no locals
+    for _ in 0..3 {
+        konst(&mut body);
+    }
+    body.extend([0xFD, 0x85, 0x02]); // f32x4.relaxed_madd
+    for _ in 0..2 {
+        konst(&mut body);
+    }
+    body.extend([0xFD, 0x93, 0x02]); // i32x4.relaxed_dot_i8x16_i7x16_add_s
+    body.extend([0x1A, 0x0B]); // drop, end
+    let mut code = vec![0x01, body.len() as u8];
+    code.extend(body);
+    let mut module = vec![0x00, 0x61, 0x73, 0x6D, 0x01, 0x00, 0x00, 0x00];
+    module.extend([0x01, 0x04, 0x01, 0x60, 0x00, 0x00]); // type 0: [] -> []
+    module.extend([0x03, 0x02, 0x01, 0x00]); // function 0: type 0
+    module.extend([0x0A, code.len() as u8]);
+    module.extend(code);
+    module
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn engines_pick_their_worker_and_fall_back() {
+        for e in Engine::ALL {
+            assert_eq!(Engine::from_key(e.key()), Some(e));
+        }
+        assert_eq!(Engine::from_key("gpu"), None);
+        let relaxed = "./generate-worker-relaxed_loader.js";
+        let plain = "./generate-worker_loader.js";
+        assert_eq!(Engine::Auto.worker(true), relaxed);
+        assert_eq!(Engine::Auto.worker(false), plain);
+        assert_eq!(Engine::CpuRelaxed.worker(false), plain);
+        assert_eq!(Engine::CpuSimd128.worker(true), plain);
+    }
+
+    #[test]
+    fn the_relaxed_simd_probe_is_a_module_of_one_function() {
+        let m = relaxed_simd_probe();
+        assert_eq!(&m[..8], b"\0asm\x01\0\0\0");
+        // the code section's sizes add up to the module's end
+        let code = 8 + 6 + 4;
+        assert_eq!(m[code], 0x0A);
+        assert_eq!(code + 2 + m[code + 1] as usize, m.len());
+        assert_eq!(m[code + 3] as usize, m.len() - code - 4);
+        let madd = m.windows(3).position(|w| w == [0xFD, 0x85, 0x02]);
+        let dot = m.windows(3).position(|w| w == [0xFD, 0x93, 0x02]);
+        assert!(madd.is_some() && dot > madd);
+    }
     use super::*;
 
     #[test]

@@ -1,5 +1,6 @@
 // Prompt-evaluation and generation speed in headless Chromium (wasm, one
-// thread): Promptscope's generation worker against wllama (llama.cpp
+// thread): Promptscope's generation workers (the relaxed-SIMD build the
+// Generate pane runs in Chromium, and the simd128 build) against wllama (llama.cpp
 // compiled to wasm, npm @wllama/wllama, its single-thread build) in the same
 // page and run, and both against native llama.cpp (llama-cpp-python, one
 // thread) measured in the same run, for SmolLM2-135M-Instruct Q4_1 and,
@@ -34,6 +35,11 @@ import { openBrowser } from '../e2e/support/browser.mjs';
 import { DIST, ROOT } from '../e2e/support/harness.mjs';
 import { greedyDifference, startWorkerPage } from '../e2e/support/worker-page.mjs';
 
+// the generation worker builds, the first the one Chromium's Generate pane runs
+const BUILDS = [
+  ['generate-worker-relaxed', 'promptscope relaxed (wasm)'],
+  ['generate-worker', 'promptscope simd128 (wasm)'],
+];
 const N_GEN = 64;
 const RUNS = 3;
 const N_CTX = 1024;
@@ -114,16 +120,20 @@ const why = (e) => e.message.replace(/^page\.evaluate: (Error: )?/, '').split('\
 async function bench(page, file, version) {
   const name = path.basename(file);
   console.log(`\n${name}: one thread, greedy, ${N_GEN} tokens after the prompt, best of ${RUNS}`);
-  let ours = null;
-  let theirs = null;
-  try {
-    const r = await page.evaluate((a) => window.promptscopeRuns(...a), [name, Array(RUNS).fill(PROMPT), N_GEN, N_CTX]);
-    console.log(`  promptscope runs: ${r.loaded.runner}`);
-    ours = best(r.runs);
-    console.log(row('promptscope (wasm)', ours));
-  } catch (e) {
-    console.log(`  promptscope (wasm): did not run: ${why(e)}`);
+  // both worker builds: relaxed SIMD (what Chromium runs) and simd128
+  const builds = {};
+  for (const [build, label] of BUILDS) {
+    try {
+      const r = await page.evaluate((a) => window.promptscopeRuns(...a), [name, Array(RUNS).fill(PROMPT), N_GEN, N_CTX, build]);
+      console.log(`  ${label} runs: ${r.loaded.runner}`);
+      builds[label] = best(r.runs);
+      console.log(row(label, builds[label]));
+    } catch (e) {
+      console.log(`  ${label}: did not run: ${why(e)}`);
+    }
   }
+  let ours = builds[BUILDS[0][1]] ?? null;
+  let theirs = null;
   try {
     const r = await page.evaluate((a) => window.wllamaRuns(...a), [name, PROMPT, N_GEN, N_CTX, RUNS]);
     theirs = best(r);
@@ -134,8 +144,10 @@ async function bench(page, file, version) {
   const native = llamaCpp(file);
   if (native) console.log(row('llama.cpp (native)', native));
   else console.log('  llama.cpp (native): not available (set PROMPTSCOPE_LLAMA_PYTHON to a Python with llama_cpp)');
+  if (theirs) {
+    for (const [label, r] of Object.entries(builds)) console.log(ratio(`${label.replace(' (wasm)', '')} / wllama`, r, theirs));
+  }
   if (ours && theirs) {
-    console.log(ratio('promptscope / wllama', ours, theirs));
     if (ours.prompt_n !== theirs.prompt_n)
       console.log(`  prompt tokens differ: promptscope ${ours.prompt_n}, wllama ${theirs.prompt_n}`);
     else console.log(`  same prompt: ${ours.prompt_n} tokens in both`);
@@ -147,7 +159,9 @@ async function bench(page, file, version) {
         : `  greedy text: wllama agrees with promptscope for ${at} of ${ours.text.length} characters`,
     );
   }
-  if (native && ours) console.log(ratio('promptscope / llama.cpp', ours, native));
+  for (const [label, r] of Object.entries(builds)) {
+    if (native) console.log(ratio(`${label.replace(' (wasm)', '')} / llama.cpp`, r, native));
+  }
   if (native && theirs) console.log(ratio('wllama / llama.cpp', theirs, native));
   if (process.env.VERBOSE) console.log(JSON.stringify({ ours: ours?.text, theirs: theirs?.text }, null, 1));
 }
@@ -182,7 +196,7 @@ async function main() {
       const goldens = readFileSync(GOLDENS, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
       const { runs } = await browser.page.evaluate(
         (a) => window.promptscopeRuns(...a),
-        [path.basename(SMOL), goldens.map((g) => g.prompt), 32, N_CTX],
+        [path.basename(SMOL), goldens.map((g) => g.prompt), 32, N_CTX, BUILDS[0][0]],
       );
       const agree = goldens.filter((g, i) => greedyDifference(g, runs[i]) === null).length;
       console.log(`\ngreedy text: promptscope (wasm) matches llama.cpp's first 32 tokens on ${agree} of ${goldens.length} SmolLM2 Q4_1 goldens (tests/e2e/generate-greedy.spec.mjs checks every file)`);

@@ -1,5 +1,6 @@
-// Greedy generation in the browser against llama.cpp: the generation
-// worker of the release build (wasm simd128, one thread) runs every prompt
+// Greedy generation in the browser against llama.cpp: both generation
+// workers of the release build (`generate-worker`, wasm simd128, and
+// `generate-worker-relaxed`, relaxed SIMD; one thread) run every prompt
 // of a model's recorded goldens (crates/inference/tests/golden/*-greedy.jsonl:
 // prompt, prompt_ids, generated_ids and their text, from llama.cpp's AVX2
 // build) through /api/generate raw, greedily, and must give llama.cpp's
@@ -32,6 +33,12 @@ const CASES = [
   ['SmolLM2-135M-Instruct.Q8_0.gguf', 'smollm2-q8_0-greedy.jsonl', false],
 ];
 
+// each worker binary and the kernels its runner line must name
+const BUILDS = [
+  ['generate-worker', 'wasm simd128'],
+  ['generate-worker-relaxed', 'wasm relaxed-simd (fused multiply-add)'],
+];
+
 function goldens(name) {
   const file = path.join(GOLDENS, name);
   assert.ok(
@@ -49,7 +56,9 @@ function goldens(name) {
 
 let page;
 before(async () => {
-  assert.ok(existsSync(path.join(DIST, 'generate-worker_loader.js')), `${DIST} has no generation worker: run \`trunk build --release\` first`);
+  for (const [build] of BUILDS) {
+    assert.ok(existsSync(path.join(DIST, `${build}_loader.js`)), `${DIST} has no ${build}: run \`trunk build --release\` first`);
+  }
   const models = {};
   for (const [model] of CASES) {
     const file = path.join(MODEL_CACHE, model);
@@ -68,36 +77,39 @@ describe('greedy generation in the browser matches llama.cpp', () => {
       console.log(`generate-greedy: ${model} is not in the model cache (${MODEL_CACHE}); its goldens are not run`);
       continue;
     }
-    test(`${model}: ${golden}`, { timeout: 600_000 }, async () => {
-      assert.ok(existsSync(file), `missing test model ${file}: run \`bash scripts/fetch-models.sh\` (scripts/test.sh runs it first)`);
-      const cases = goldens(golden);
-      const n = Math.max(...cases.map((g) => g.generated_ids.length));
-      const browser = await openBrowser();
-      try {
-        await browser.page.goto(page.server.url);
-        await browser.page.waitForFunction(() => window.pageReady);
-        let result;
+    for (const [build, kernels] of BUILDS) {
+      test(`${model}: ${golden} (${build})`, { timeout: 600_000 }, async () => {
+        assert.ok(existsSync(file), `missing test model ${file}: run \`bash scripts/fetch-models.sh\` (scripts/test.sh runs it first)`);
+        const cases = goldens(golden);
+        const n = Math.max(...cases.map((g) => g.generated_ids.length));
+        const browser = await openBrowser();
         try {
-          result = await browser.page.evaluate(
-            (a) => window.promptscopeRuns(...a),
-            [model, cases.map((g) => g.prompt), n, N_CTX],
-          );
-        } catch (e) {
-          assert.fail(`${model} did not run in the browser's generation worker: ${e.message.replace(/^page\.evaluate: (Error: )?/, '').split('\n')[0]}`);
+          await browser.page.goto(page.server.url);
+          await browser.page.waitForFunction(() => window.pageReady);
+          let result;
+          try {
+            result = await browser.page.evaluate(
+              (a) => window.promptscopeRuns(...a),
+              [model, cases.map((g) => g.prompt), n, N_CTX, build],
+            );
+          } catch (e) {
+            assert.fail(`${model} did not run in the browser's ${build}: ${e.message.replace(/^page\.evaluate: (Error: )?/, '').split('\n')[0]}`);
+          }
+          console.log(`generate-greedy: ${model} (${build}): ${result.loaded.runner} (loaded in ${Math.round(result.loaded.ms)} ms)`);
+          assert.ok(result.loaded.runner.includes(`CPU ${kernels},`), `${build} runs ${result.loaded.runner}, not ${kernels}`);
+          const wrong = [];
+          for (const [i, g] of cases.entries()) {
+            const r = result.runs[i];
+            const what = `line ${i + 1} (${JSON.stringify(g.prompt.slice(0, 30))})`;
+            const d = greedyDifference(g, r);
+            if (d) wrong.push(`${what}: ${d}`);
+          }
+          assert.deepEqual(wrong, [], `${model} (${build}): ${wrong.length} of ${cases.length} goldens differ in the browser`);
+          assertClean(browser, [page.server.origin]);
+        } finally {
+          await browser.close();
         }
-        console.log(`generate-greedy: ${model}: ${result.loaded.runner} (loaded in ${Math.round(result.loaded.ms)} ms)`);
-        const wrong = [];
-        for (const [i, g] of cases.entries()) {
-          const r = result.runs[i];
-          const what = `line ${i + 1} (${JSON.stringify(g.prompt.slice(0, 30))})`;
-          const d = greedyDifference(g, r);
-          if (d) wrong.push(`${what}: ${d}`);
-        }
-        assert.deepEqual(wrong, [], `${model}: ${wrong.length} of ${cases.length} goldens differ in the browser`);
-        assertClean(browser, [page.server.origin]);
-      } finally {
-        await browser.close();
-      }
-    });
+      });
+    }
   }
 });

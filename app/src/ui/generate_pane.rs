@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use promptscope_app::generate::{self, Job, Summary};
+use promptscope_app::generate::{self, Engine, Job, Summary};
 
 use crate::ui::store::Store;
 
@@ -29,6 +29,28 @@ fn message(fields: &[(&str, JsValue)]) -> JsValue {
         let _ = js_sys::Reflect::set(&o, &JsValue::from_str(k), v);
     }
     o.into()
+}
+
+/// Where the engine choice is saved.
+const ENGINE_KEY: &str = "promptscope.generate.engine";
+
+fn engine_label(e: Engine) -> &'static str {
+    match e {
+        Engine::Auto => "generate.engine.auto",
+        Engine::CpuRelaxed => "generate.engine.cpu-relaxed",
+        Engine::CpuSimd128 => "generate.engine.cpu-simd128",
+    }
+}
+
+/// Whether this browser validates relaxed SIMD (checked once).
+fn has_relaxed_simd() -> bool {
+    thread_local! {
+        static HAS: bool = js_sys::WebAssembly::validate(
+            &js_sys::Uint8Array::from(&generate::relaxed_simd_probe()[..]).into(),
+        )
+        .unwrap_or(false);
+    }
+    HAS.with(|h| *h)
 }
 
 /// The pane.
@@ -68,11 +90,28 @@ pub fn GeneratePane() -> impl IntoView {
         })
     });
 
+    // the worker build to run (the pane's engine choice, saved)
+    let engine = RwSignal::new(
+        crate::ui::browser::load(ENGINE_KEY)
+            .and_then(|k| Engine::from_key(&k))
+            .unwrap_or_default(),
+    );
+    let worker_url = StoredValue::new_local(None::<&'static str>);
     let spawn = move || -> Option<web_sys::Worker> {
+        let url = engine.get_untracked().worker(has_relaxed_simd());
         if let Some(w) = worker.get_value() {
-            return Some(w);
+            if worker_url.get_value() == Some(url) {
+                return Some(w);
+            }
+            // another build was chosen: the old worker and its model go
+            w.terminate();
+            worker.set_value(None);
+            ready.set_value(false);
+            queue.set_value(Vec::new());
+            loaded_name.set_value(None);
         }
-        let w = match web_sys::Worker::new("./generate-worker_loader.js") {
+        worker_url.set_value(Some(url));
+        let w = match web_sys::Worker::new(url) {
             Ok(w) => w,
             Err(e) => {
                 phase.set(Phase::Error(format!("{e:?}")));
@@ -269,6 +308,28 @@ pub fn GeneratePane() -> impl IntoView {
                     disabled=move || phase.get() != Phase::Running>
                     {move || store.t("generate.stop")}
                 </button>
+                <label>
+                    {move || store.t("generate.engine")} " "
+                    <select data-testid="generate-engine"
+                        disabled=move || matches!(phase.get(), Phase::Loading(..) | Phase::Running)
+                        on:change=move |ev| {
+                            if let Some(e) = Engine::from_key(&event_target_value(&ev)) {
+                                crate::ui::browser::save(ENGINE_KEY, e.key());
+                                engine.set(e);
+                            }
+                        }>
+                        {Engine::ALL
+                            .into_iter()
+                            .map(|e| {
+                                view! {
+                                    <option value=e.key() selected=move || engine.get() == e>
+                                        {move || store.t(engine_label(e))}
+                                    </option>
+                                }
+                            })
+                            .collect_view()}
+                    </select>
+                </label>
                 <label>
                     <input type="checkbox" data-testid="generate-debug"
                         on:change=move |ev| debug.set(event_target_checked(&ev)) />

@@ -67,7 +67,7 @@ impl FusedMulAdd for f32 {
 /// more than 24 + 2 bits (Boldo and Melquiond's round-to-odd).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 #[inline(always)]
-fn fma_via_f64(a: f32, b: f32, c: f32) -> f32 {
+pub(crate) fn fma_via_f64(a: f32, b: f32, c: f32) -> f32 {
     let p = a as f64 * b as f64;
     let c = c as f64;
     let s = p + c;

@@ -669,6 +669,8 @@ macro_rules! dots {
         pub(crate) fn $name(xs: &[$x], ys: &[$y]) -> f32 {
             #[cfg(target_arch = "x86_64")]
             return crate::simd_k::x86::$name(xs, ys);
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            return crate::wasm::$name(xs, ys);
             #[allow(unreachable_code)]
             scalar::$kernel(xs, ys)
         }
@@ -702,7 +704,7 @@ pub(crate) fn dot_q5_0(xs: &[BlockQ5_0], ys: &[BlockQ8]) -> f32 {
     #[cfg(target_arch = "x86_64")]
     return crate::simd_k::x86::dot_q5_0(xs, ys);
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    return crate::simd::wasm::dot_q5_0(xs, ys);
+    return crate::wasm::dot_q5_0(xs, ys);
     #[allow(unreachable_code)]
     scalar::q5_0(xs, ys)
 }
@@ -716,6 +718,8 @@ macro_rules! dots4 {
         pub(crate) fn $name(xs: &[$x], ys: [&[$y]; 4]) -> [f32; 4] {
             #[cfg(target_arch = "x86_64")]
             return crate::simd_k::x86::$name(xs, ys);
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            return crate::wasm::$name(xs, ys);
             #[allow(unreachable_code)]
             ys.map(|y| scalar::$kernel(xs, y))
         }
@@ -739,7 +743,7 @@ pub(crate) fn dot4_q5_0(xs: &[BlockQ5_0], ys: [&[BlockQ8]; 4]) -> [f32; 4] {
     #[cfg(target_arch = "x86_64")]
     return crate::simd_k::x86::dot4_q5_0(xs, ys);
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    return crate::simd::wasm::dot4_q5_0(xs, ys);
+    return crate::wasm::dot4_q5_0(xs, ys);
     #[allow(unreachable_code)]
     ys.map(|y| dot_q5_0(xs, y))
 }
@@ -748,6 +752,8 @@ pub(crate) fn dot4_q5_0(xs: &[BlockQ5_0], ys: [&[BlockQ8]; 4]) -> [f32; 4] {
 pub(crate) fn vec_dot_half(x: &[u16], y: &[u16], bf16: bool) -> f32 {
     #[cfg(target_arch = "x86_64")]
     return crate::simd_k::x86::vec_dot_half(x, y, bf16);
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    return crate::wasm::dot_vec_half(x, y, bf16);
     #[allow(unreachable_code)]
     scalar::vec_dot_half(x, y, if bf16 { bf } else { h }, bf16)
 }
@@ -756,8 +762,27 @@ pub(crate) fn vec_dot_half(x: &[u16], y: &[u16], bf16: bool) -> f32 {
 pub(crate) fn tinyblas_half(x: &[u16], y: &[u16], bf16: bool) -> f32 {
     #[cfg(target_arch = "x86_64")]
     return crate::simd_k::x86::tinyblas_half(x, y, bf16);
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    return crate::wasm::dot_tinyblas_half(x, y, bf16);
     #[allow(unreachable_code)]
     scalar::tinyblas(x, y, if bf16 { bf } else { h })
+}
+
+/// `ggml_vec_dot_f32` of one row pair (`simd128` in wasm; natively the
+/// scalar kernel: no shipped model multiplies F32 matrices).
+pub(crate) fn vec_dot_f32(x: &[f32], y: &[f32]) -> f32 {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    return crate::wasm::dot_vec_f32(x, y);
+    #[allow(unreachable_code)]
+    scalar::vec_dot_f32(x, y)
+}
+
+/// tinyBLAS's f32 dot of one row pair (`k` a multiple of 8).
+pub(crate) fn tinyblas_f32(x: &[f32], y: &[f32]) -> f32 {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    return crate::wasm::dot_tinyblas_f32(x, y);
+    #[allow(unreachable_code)]
+    scalar::tinyblas(x, y, |v| v)
 }
 
 /// The `Q8_K` blocks of `m` rows of `k` values; with `interleaved`, the
@@ -903,9 +928,9 @@ pub(crate) fn matmul(
         Blocks::F32(b) => tiled(m, n, dst, |j, i| {
             let (x, y) = (&b[j * k..(j + 1) * k], &lhs[i * k..(i + 1) * k]);
             if tinyblas {
-                scalar::tinyblas(x, y, |v| v)
+                tinyblas_f32(x, y)
             } else {
-                scalar::vec_dot_f32(x, y)
+                vec_dot_f32(x, y)
             }
         }),
         _ => unreachable!("kquant::matmul of a 32-value block kind"),
@@ -1003,6 +1028,18 @@ mod tests {
     /// bit on random blocks.
     #[test]
     fn simd_dots_agree_with_the_scalar_arithmetic() {
+        check_simd_dots();
+    }
+
+    /// The same in wasm: the simd128 kernels (and, in the `relaxed-simd`
+    /// build, the relaxed ones) equal the scalar ones.
+    #[cfg(target_arch = "wasm32")]
+    #[wasm_bindgen_test::wasm_bindgen_test]
+    fn wasm_simd_dots_agree_with_the_scalar_arithmetic() {
+        check_simd_dots();
+    }
+
+    fn check_simd_dots() {
         let nb = 8;
         let x = activations(nb * QK_K, 11);
         let mut y8 = Vec::new();
@@ -1131,9 +1168,13 @@ mod tests {
                 plain
             );
         }
-        for n in [32 * 20, 1004, 8 * 37] {
+        for n in [32 * 20, 1004, 8 * 37, 1003] {
             let a = activations(n, 5);
             let b = activations(n, 6);
+            let (f, s) = (vec_dot_f32(&a, &b), scalar::vec_dot_f32(&a, &b));
+            assert_eq!(f.to_bits(), s.to_bits(), "vec_dot f32 n={n}");
+            let (f, s) = (tinyblas_f32(&a, &b), scalar::tinyblas(&a, &b, |v| v));
+            assert_eq!(f.to_bits(), s.to_bits(), "tinyBLAS f32 n={n}");
             for bf16 in [false, true] {
                 let cvt = if bf16 { bf } else { h };
                 let enc = |v: &[f32]| -> Vec<u16> {
@@ -1162,8 +1203,8 @@ mod tests {
     }
 }
 
-/// In wasm: every kind's `matmul` (scalar kernels, FMAs through the
-/// software `fmaf`) against the llama.cpp goldens, as
+/// In wasm: every kind's `matmul` (the wasm kernels of this build)
+/// against the llama.cpp goldens, as
 /// tests/kernel_goldens.rs checks natively.
 #[cfg(all(test, target_arch = "wasm32"))]
 mod wasm_tests {

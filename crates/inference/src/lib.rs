@@ -21,6 +21,8 @@ pub mod sampler;
 mod simd;
 mod simd_k;
 pub mod threads;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub mod wasm;
 pub mod weights;
 
 pub use error::Error;

@@ -652,7 +652,7 @@ pub(crate) mod kernels {
         #[cfg(target_arch = "x86_64")]
         return crate::simd::x86::dot_q4_1(xs, ys);
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        return crate::simd::wasm::dot_q4_1(xs, ys);
+        return crate::wasm::dot_q4_1(xs, ys);
         #[allow(unreachable_code)]
         dot_q4_1_scalar(xs, ys)
     }
@@ -662,7 +662,7 @@ pub(crate) mod kernels {
         #[cfg(target_arch = "x86_64")]
         return crate::simd::x86::dot4_q4_1(xs, ys);
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        return crate::simd::wasm::dot4_q4_1(xs, ys);
+        return crate::wasm::dot4_q4_1(xs, ys);
         #[allow(unreachable_code)]
         ys.map(|y| dot_q4_1(xs, y))
     }
@@ -671,7 +671,7 @@ pub(crate) mod kernels {
         #[cfg(target_arch = "x86_64")]
         return crate::simd::x86::dot_q4_0(xs, ys);
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        return crate::simd::wasm::dot_q4_0(xs, ys);
+        return crate::wasm::dot_q4_0(xs, ys);
         #[allow(unreachable_code)]
         dot_q4_0_scalar(xs, ys)
     }
@@ -680,6 +680,8 @@ pub(crate) mod kernels {
     pub fn dot4_q8_0(xs: &[BlockQ8_0], ys: [&[BlockQ8]; 4]) -> [f32; 4] {
         #[cfg(target_arch = "x86_64")]
         return crate::simd::x86::dot4_q8_0(xs, ys);
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        return crate::wasm::dot4_q8_0(xs, ys);
         #[allow(unreachable_code)]
         ys.map(|y| dot_q8_0(xs, y))
     }
@@ -688,7 +690,7 @@ pub(crate) mod kernels {
         #[cfg(target_arch = "x86_64")]
         return crate::simd::x86::dot_q8_0(xs, ys);
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        return crate::simd::wasm::dot_q8_0(xs, ys);
+        return crate::wasm::dot_q8_0(xs, ys);
         #[allow(unreachable_code)]
         dot_q8_0_scalar(xs, ys)
     }

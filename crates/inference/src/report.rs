@@ -15,8 +15,8 @@ pub struct Runner {
     /// Tensor types and how many tensors of each, most first (ties by
     /// name), as ggml names them.
     pub types: Vec<(String, usize)>,
-    /// The instructions the matrix products use: `AVX2`, `wasm simd128` or
-    /// `scalar`.
+    /// The instructions the matrix products use: `AVX2`, `wasm simd128`,
+    /// `wasm relaxed-simd (fused multiply-add)` or `scalar`.
     pub simd: &'static str,
     /// Threads the matrix products use.
     pub threads: usize,
@@ -83,7 +83,10 @@ pub fn simd() -> &'static str {
     }
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {
-        return "wasm simd128";
+        return match crate::wasm::arithmetic() {
+            "relaxed-simd" => "wasm relaxed-simd (fused multiply-add)",
+            _ => "wasm simd128",
+        };
     }
     #[allow(unreachable_code)]
     "scalar"

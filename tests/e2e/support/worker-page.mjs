@@ -10,8 +10,9 @@ import { DIST } from './harness.mjs';
 import { startStaticServer } from './static-server.mjs';
 
 /**
- * The page's script: `window.promptscopeRuns(model, prompts, nGen, nCtx)`
- * loads `./models/<model>` into one worker, runs each prompt once through
+ * The page's script: `window.promptscopeRuns(model, prompts, nGen, nCtx,
+ * build)` loads `./models/<model>` into one worker of `build` (the worker
+ * binary: `generate-worker`, the default, or `generate-worker-relaxed`), runs each prompt once through
  * `/api/generate` raw (greedy: temperature 0) and resolves to `{loaded: {ms,
  * arch, runner}, runs: [{prompt_n, prompt_ms, gen_n, gen_ms, done_reason,
  * text, pieces}]}`; it rejects with the worker's error message.
@@ -23,8 +24,8 @@ async function modelFile(name) {
   return new File([await res.blob()], name);
 }
 
-window.promptscopeRuns = async (model, prompts, nGen, nCtx) => {
-  const worker = new Worker('./app/generate-worker_loader.js');
+window.promptscopeRuns = async (model, prompts, nGen, nCtx, build = 'generate-worker') => {
+  const worker = new Worker('./app/' + build + '_loader.js');
   const inbox = [];
   let wake = null;
   worker.onmessage = (e) => { inbox.push(e.data); wake?.(); };
