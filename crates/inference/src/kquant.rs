@@ -633,10 +633,21 @@ pub(crate) mod scalar {
                 }
             }
         }
-        let mut sum = reduce4(&s);
+        f32_tail(reduce4(&s), x, y, np, fma)
+    }
+
+    /// `ggml_vec_dot_f32`'s values from `np` on, after the 32-value steps'
+    /// sum: the vectorised tail's rounded products in groups of 8 and 4,
+    /// added in order; the last `n % 4` values fused.
+    #[inline(always)]
+    pub(crate) fn f32_tail(
+        mut sum: f32,
+        x: &[f32],
+        y: &[f32],
+        np: usize,
+        fma: impl Fn(f32, f32, f32) -> f32,
+    ) -> f32 {
         let n = x.len();
-        // the vectorised tail: rounded products in groups of 8 and 4, added
-        // in order; the last n % 4 values fused
         let fused = n - (n - np) % 4;
         for i in np..n {
             sum = if i < fused {
@@ -938,11 +949,12 @@ pub(crate) fn matmul(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::quant::{quantize_q8, Kind};
 
-    fn rng(seed: u32) -> impl FnMut() -> u32 {
+    /// A xorshift32 stream (the tests' random blocks).
+    pub(crate) fn rng(seed: u32) -> impl FnMut() -> u32 {
         let mut x = seed.max(1);
         move || {
             x ^= x << 13;

@@ -133,17 +133,7 @@ fn vec_dot_half<I: Isa>(x: &[u16], y: &[u16], bf16: bool) -> f32 {
 fn vec_dot_f32<I: Isa>(x: &[f32], y: &[f32]) -> f32 {
     let np = x.len() & !31;
     let s = steps32::<I>(np, |i| [f32x8(&x[i..]), f32x8(&y[i..])]);
-    let mut sum = reduce4(&s);
-    let n = x.len();
-    let fused = n - (n - np) % 4;
-    for i in np..n {
-        sum = if i < fused {
-            sum + x[i] * y[i]
-        } else {
-            I::fma(x[i], y[i], sum)
-        };
-    }
-    sum
+    crate::kquant::scalar::f32_tail(reduce4(&s), x, y, np, I::fma)
 }
 
 /// tinyBLAS's dot: eight FMA lanes over `k` (a multiple of 8), `hsum`.

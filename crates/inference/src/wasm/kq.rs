@@ -298,100 +298,133 @@ fn tiled_step_x4<I: Isa>(out: v128, (d, dmin): (f32, f32), s1: v128, s2: v128, d
     I::madd(res, dy, out)
 }
 
+/// What the tiled kernel needs of a K-quant block.
+trait Tiled {
+    /// The scales (and mins) unpacked once per block.
+    type Scales;
+    fn values(&self) -> Values;
+    fn scales(&self) -> Self::Scales;
+    /// `(d, dmin)` of the block.
+    fn d(&self) -> (f32, f32);
+    /// The `Σ scale·dot` lanes against `y`.
+    fn s1<I: Isa>(&self, sc: &Self::Scales, v: &Values, y: &BlockQ8K) -> v128;
+    /// `Σ min·bsum` against `y`.
+    fn s2(&self, sc: &Self::Scales, y: &BlockQ8K) -> i32;
+}
+
+macro_rules! tiled_k4 {
+    ($block:ty, $values:ident) => {
+        impl Tiled for $block {
+            type Scales = ([i32; 8], [i32; 8]);
+            #[inline(always)]
+            fn values(&self) -> Values {
+                $values(self)
+            }
+            #[inline(always)]
+            fn scales(&self) -> Self::Scales {
+                scales_k4(&self.scales)
+            }
+            #[inline(always)]
+            fn d(&self) -> (f32, f32) {
+                (h(self.d), h(self.dmin))
+            }
+            #[inline(always)]
+            fn s1<I: Isa>(&self, sc: &Self::Scales, v: &Values, y: &BlockQ8K) -> v128 {
+                scaled_dot32::<I>(v, y, &sc.0)
+            }
+            #[inline(always)]
+            fn s2(&self, sc: &Self::Scales, y: &BlockQ8K) -> i32 {
+                mins(y, &sc.1)
+            }
+        }
+    };
+}
+
+tiled_k4!(BlockQ4K, q4_k_values);
+tiled_k4!(BlockQ5K, q5_k_values);
+
+impl Tiled for BlockQ6K {
+    type Scales = ();
+    #[inline(always)]
+    fn values(&self) -> Values {
+        q6_k_values(self)
+    }
+    #[inline(always)]
+    fn scales(&self) {}
+    #[inline(always)]
+    fn d(&self) -> (f32, f32) {
+        (h(self.d), 0.0)
+    }
+    #[inline(always)]
+    fn s1<I: Isa>(&self, _: &(), v: &Values, y: &BlockQ8K) -> v128 {
+        q6_k_s1::<I>(v, self, y)
+    }
+    #[inline(always)]
+    fn s2(&self, _: &(), _: &BlockQ8K) -> i32 {
+        0
+    }
+}
+
+/// One output of the tiled kernel.
 #[inline(always)]
-fn q4_k_tiled<I: Isa>(xs: &[BlockQ4K], ys: &[BlockQ8K]) -> f32 {
+fn tiled<X: Tiled, I: Isa>(xs: &[X], ys: &[BlockQ8K]) -> f32 {
     let mut out = 0f32;
     for (x, y) in xs.iter().zip(ys) {
-        let (sc, mn) = scales_k4(&x.scales);
-        let s1 = hsum_i32(scaled_dot32::<I>(&q4_k_values(x), y, &sc));
-        out = tiled_step::<I>(out, (h(x.d), h(x.dmin)), s1, mins(y, &mn), y.d);
+        let sc = x.scales();
+        let s1 = hsum_i32(x.s1::<I>(&sc, &x.values(), y));
+        out = tiled_step::<I>(out, x.d(), s1, x.s2(&sc, y), y.d);
     }
     out
 }
 
+/// Four outputs of the tiled kernel, each block unpacked once.
 #[inline(always)]
-fn q5_k_tiled<I: Isa>(xs: &[BlockQ5K], ys: &[BlockQ8K]) -> f32 {
-    let mut out = 0f32;
-    for (x, y) in xs.iter().zip(ys) {
-        let (sc, mn) = scales_k4(&x.scales);
-        let s1 = hsum_i32(scaled_dot32::<I>(&q5_k_values(x), y, &sc));
-        out = tiled_step::<I>(out, (h(x.d), h(x.dmin)), s1, mins(y, &mn), y.d);
-    }
-    out
-}
-
-#[inline(always)]
-fn q6_k_tiled<I: Isa>(xs: &[BlockQ6K], ys: &[BlockQ8K]) -> f32 {
-    let mut out = 0f32;
-    for (x, y) in xs.iter().zip(ys) {
-        let s1 = hsum_i32(q6_k_s1::<I>(&q6_k_values(x), x, y));
-        out = tiled_step::<I>(out, (h(x.d), 0.0), s1, 0, y.d);
-    }
-    out
-}
-
-/// The four-row tiled kernel over blocks `xs`, from a kind's unpacking,
-/// its `Σ scale·dot` lanes and its `(d, dmin)` and `Σ min·bsum`.
-#[inline(always)]
-fn tiled_x4<X, I: Isa>(
-    xs: &[X],
-    ys: [&[BlockQ8K]; 4],
-    s1: impl Fn(&X, &BlockQ8K, &Values) -> v128,
-    values: impl Fn(&X) -> Values,
-    scales: impl Fn(&X) -> (f32, f32, Option<[i32; 8]>),
-) -> [f32; 4] {
+fn tiled_x4<X: Tiled, I: Isa>(xs: &[X], ys: [&[BlockQ8K]; 4]) -> [f32; 4] {
     let mut out = f32x4_splat(0.0);
     for (b, x) in xs.iter().enumerate() {
         let y: [&BlockQ8K; 4] = std::array::from_fn(|r| &ys[r][b]);
-        let v = values(x);
-        let p: [v128; 4] = std::array::from_fn(|r| s1(x, y[r], &v));
+        let (v, sc) = (x.values(), x.scales());
+        let p: [v128; 4] = std::array::from_fn(|r| x.s1::<I>(&sc, &v, y[r]));
         let s1 = hsum_i32x4(p[0], p[1], p[2], p[3]);
-        let (d, dmin, mn) = scales(x);
-        let s2 = match mn {
-            Some(mn) => i32x4(
-                mins(y[0], &mn),
-                mins(y[1], &mn),
-                mins(y[2], &mn),
-                mins(y[3], &mn),
-            ),
-            None => i32x4_splat(0),
-        };
-        out = tiled_step_x4::<I>(out, (d, dmin), s1, s2, dys(&y));
+        let s2 = i32x4(
+            x.s2(&sc, y[0]),
+            x.s2(&sc, y[1]),
+            x.s2(&sc, y[2]),
+            x.s2(&sc, y[3]),
+        );
+        out = tiled_step_x4::<I>(out, x.d(), s1, s2, dys(&y));
     }
     lanes_of(out)
 }
 
 #[inline(always)]
+fn q4_k_tiled<I: Isa>(xs: &[BlockQ4K], ys: &[BlockQ8K]) -> f32 {
+    tiled::<_, I>(xs, ys)
+}
+
+#[inline(always)]
+fn q5_k_tiled<I: Isa>(xs: &[BlockQ5K], ys: &[BlockQ8K]) -> f32 {
+    tiled::<_, I>(xs, ys)
+}
+
+#[inline(always)]
+fn q6_k_tiled<I: Isa>(xs: &[BlockQ6K], ys: &[BlockQ8K]) -> f32 {
+    tiled::<_, I>(xs, ys)
+}
+
+#[inline(always)]
 fn q4_k_tiled_x4<I: Isa>(xs: &[BlockQ4K], ys: [&[BlockQ8K]; 4]) -> [f32; 4] {
-    tiled_x4::<_, I>(
-        xs,
-        ys,
-        |x, y, v| scaled_dot32::<I>(v, y, &scales_k4(&x.scales).0),
-        q4_k_values,
-        |x| (h(x.d), h(x.dmin), Some(scales_k4(&x.scales).1)),
-    )
+    tiled_x4::<_, I>(xs, ys)
 }
 
 #[inline(always)]
 fn q5_k_tiled_x4<I: Isa>(xs: &[BlockQ5K], ys: [&[BlockQ8K]; 4]) -> [f32; 4] {
-    tiled_x4::<_, I>(
-        xs,
-        ys,
-        |x, y, v| scaled_dot32::<I>(v, y, &scales_k4(&x.scales).0),
-        q5_k_values,
-        |x| (h(x.d), h(x.dmin), Some(scales_k4(&x.scales).1)),
-    )
+    tiled_x4::<_, I>(xs, ys)
 }
 
 #[inline(always)]
 fn q6_k_tiled_x4<I: Isa>(xs: &[BlockQ6K], ys: [&[BlockQ8K]; 4]) -> [f32; 4] {
-    tiled_x4::<_, I>(
-        xs,
-        ys,
-        |x, y, v| q6_k_s1::<I>(v, x, y),
-        q6_k_values,
-        |x| (h(x.d), 0.0, None),
-    )
+    tiled_x4::<_, I>(xs, ys)
 }
 
 kernels! {

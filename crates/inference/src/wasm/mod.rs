@@ -473,16 +473,7 @@ pub(crate) use kernels;
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn rng(seed: u32) -> impl FnMut() -> u32 {
-        let mut x = seed.max(1);
-        move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        }
-    }
+    use crate::kquant::tests::rng;
 
     fn bytes(v: v128) -> [i8; 16] {
         // SAFETY: v128 and [i8; 16] have the same size; every bit pattern
@@ -510,8 +501,12 @@ mod tests {
             }
             let y = y.map(|v| v.max(-127));
             // SAFETY: same size, every bit pattern is a value
-            let (vx, vy): (v128, v128) =
-                unsafe { (std::mem::transmute(x), std::mem::transmute(y)) };
+            let (vx, vy): (v128, v128) = unsafe {
+                (
+                    std::mem::transmute::<[i8; 16], v128>(x),
+                    std::mem::transmute::<[i8; 16], v128>(y),
+                )
+            };
             let u7 = v128_and(vx, i8x16_splat(0x7F));
             let ux = bytes(u7);
             let acc = i32x4(1, -2, 3, 1 << 20);
