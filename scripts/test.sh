@@ -144,6 +144,7 @@ step clippy-wasm cargo clippy --target wasm32-unknown-unknown -p promptscope-app
 # the inference crate must keep building for the browser (simd128 kernels;
 # with relaxed-simd, both kinds of kernels)
 step clippy-wasm-inference cargo clippy --target wasm32-unknown-unknown -p promptscope-inference --lib --features relaxed-simd -- -D warnings
+step clippy-wasm-gpu cargo clippy --target wasm32-unknown-unknown -p promptscope-gpu --all-targets -- -D warnings
 step test-native cargo test --no-fail-fast --workspace --exclude promptscope-app
 # The app's pure logic (state, share links, curl, highlighting, messages,
 # examples, the engine call) is a library without Leptos: its tests run natively.
@@ -159,6 +160,12 @@ step test-wasm-kernels-relaxed env CHROMEDRIVER=/usr/bin/chromedriver \
   WASM_BINDGEN_USE_BROWSER=1 WASM_BINDGEN_TEST_WEBDRIVER_JSON="$PWD/app/webdriver.json" \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test --no-fail-fast --target wasm32-unknown-unknown -p promptscope-inference --features relaxed-simd --lib wasm_
+# The WebGPU kernels and whole tiny models against the CPU path, in
+# headless Chromium on SwiftShader's WebGPU (crates/gpu/webdriver.json).
+step test-gpu env CHROMEDRIVER=/usr/bin/chromedriver \
+  WASM_BINDGEN_TEST_WEBDRIVER_JSON="$PWD/crates/gpu/webdriver.json" WASM_BINDGEN_TEST_TIMEOUT=300 \
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  cargo test --release --no-fail-fast --target wasm32-unknown-unknown -p promptscope-gpu --lib
 # The components, mounted in headless Chromium (wasm-bindgen-test-runner
 # from wasm-bindgen-cli, Debian's chromedriver; app/webdriver.json sets the
 # browser's flags).

@@ -202,7 +202,7 @@ fn gelu_table_impl() -> Vec<u16> {
 
 /// ggml-cpu's `ggml_table_gelu_f16`: `f16(gelu(x))` for every f16 `x`,
 /// which its GELU and GeGLU look values up in (`GGML_GELU_FP16`).
-fn gelu_table() -> &'static [u16] {
+pub(crate) fn gelu_table() -> &'static [u16] {
     use std::sync::OnceLock;
     static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
     TABLE.get_or_init(|| {

@@ -447,7 +447,7 @@ impl Decoder {
     /// ggml's rope cache does: `θ = p · base^(-2i/d)` by repeated f32
     /// multiplication, divided by the `rope_freqs` factor where the model
     /// has one, times `freq_scale`.
-    fn ensure_rope(&mut self, len: usize) {
+    pub(crate) fn ensure_rope(&mut self, len: usize) {
         let half = self.head_dim / 2;
         for r in &mut self.ropes {
             let have = r.cos.len() / half;
@@ -484,18 +484,81 @@ impl Decoder {
         }
     }
 
-    /// Evaluates `ids` at positions `pos..` and returns the last one's
-    /// logits.
-    pub fn forward(&mut self, ids: &[u32], pos: usize) -> Result<Vec<f32>, Error> {
-        let n = ids.len();
-        self.ensure_rope(pos + n);
-        let width = self.embed.width;
+    /// The graph for another backend, with rotary tables for positions
+    /// `0..len` (grown first with [`Decoder::ensure_rope`]).
+    pub fn plan<'a>(&'a self, arch: &'a str, n_vocab: usize, len: usize) -> crate::plan::Plan<'a> {
+        use crate::plan::{Activation, LayerView, Plan};
+        let half = self.head_dim / 2;
+        Plan {
+            arch,
+            width: self.embed.width,
+            head_dim: self.head_dim,
+            n_vocab,
+            eps: self.eps,
+            rope_neox: self.rope == Rope::Neox,
+            ropes: self
+                .ropes
+                .iter()
+                .map(|r| (&r.cos[..len * half], &r.sin[..len * half]))
+                .collect(),
+            activation: match self.act {
+                Act::SwiGlu => Activation::SwiGlu,
+                Act::GeGlu => Activation::GeGlu,
+            },
+            q_scale: self.q_scale,
+            kq_scale: self.kq_scale,
+            attn_softcap: self.attn_softcap,
+            final_softcap: self.final_softcap,
+            norm: &self.norm,
+            output: self.output.view(),
+            layers: self
+                .layers
+                .iter()
+                .map(|l| LayerView {
+                    attn_norm: &l.attn_norm,
+                    wq: l.wq.view(),
+                    wk: l.wk.view(),
+                    wv: l.wv.view(),
+                    wo: l.wo.view(),
+                    bq: l.bq.as_deref(),
+                    bk: l.bk.as_deref(),
+                    bv: l.bv.as_deref(),
+                    q_norm: l.q_norm.as_deref(),
+                    k_norm: l.k_norm.as_deref(),
+                    ffn_norm: &l.ffn_norm,
+                    w_gate: l.w_gate.view(),
+                    w_up: l.w_up.view(),
+                    w_down: l.w_down.view(),
+                    post_attn_norm: l.post_attn_norm.as_deref(),
+                    post_ffn_norm: l.post_ffn_norm.as_deref(),
+                    n_head: l.n_head,
+                    n_kv_head: l.n_kv_head,
+                    window: l.window,
+                    rope: l.rope,
+                })
+                .collect(),
+        }
+    }
+
+    /// The input rows of `ids`: their embeddings, scaled as the family
+    /// scales them.
+    pub fn embed(&self, ids: &[u32]) -> Result<Vec<f32>, Error> {
         let mut x = self.embed.lookup(ids)?;
         if let Some(s) = self.embed_scale {
             for v in &mut x {
                 *v *= s;
             }
         }
+        Ok(x)
+    }
+
+    /// Evaluates `ids` at positions `pos..` and returns the last one's
+    /// logits.
+    pub fn forward(&mut self, ids: &[u32], pos: usize) -> Result<Vec<f32>, Error> {
+        let n = ids.len();
+        self.ensure_rope(pos + n);
+        let width = self.embed.width;
+        let mut x = self.embed(ids)?;
         let hd = self.head_dim;
         let half = hd / 2;
         let neox = self.rope == Rope::Neox;

@@ -149,17 +149,7 @@ impl Model {
     /// Evaluates `tokens` after the ones already seen and returns the logits
     /// of the last one.
     pub fn forward(&mut self, tokens: &[u32]) -> Result<Vec<f32>, Error> {
-        if tokens.is_empty() {
-            return Err(Error::Run("no tokens to evaluate".into()));
-        }
-        if self.n_vocab > 0 {
-            if let Some(&bad) = tokens.iter().find(|&&t| t as usize >= self.n_vocab) {
-                return Err(Error::Run(format!(
-                    "token id {bad} is outside the vocabulary of {}",
-                    self.n_vocab
-                )));
-            }
-        }
+        self.check_ids(tokens)?;
         let pos = self.pos;
         let logits = match &mut self.net {
             Net::Decoder(d) => d.forward(tokens, pos)?,
@@ -171,6 +161,47 @@ impl Model {
         };
         self.pos += tokens.len();
         Ok(logits)
+    }
+}
+
+impl Model {
+    /// The decoder graph for another backend (`promptscope-gpu`), with
+    /// rotary tables for positions `0..len`; `None` for a model on
+    /// candle-transformers' graph (`phi3`).
+    pub fn plan(&mut self, len: usize) -> Option<crate::plan::Plan<'_>> {
+        let Net::Decoder(d) = &mut self.net else {
+            return None;
+        };
+        d.ensure_rope(len);
+        Some(d.plan(&self.arch, self.n_vocab, len))
+    }
+
+    /// The input rows of `ids` (embeddings, scaled as the family scales
+    /// them), for a backend that runs the layers itself.
+    pub fn embed(&self, ids: &[u32]) -> Result<Vec<f32>, Error> {
+        self.check_ids(ids)?;
+        match &self.net {
+            Net::Decoder(d) => d.embed(ids),
+            Net::Phi3(_) => Err(Error::Unsupported(format!(
+                "{} runs on candle-transformers' graph only",
+                self.arch
+            ))),
+        }
+    }
+
+    fn check_ids(&self, tokens: &[u32]) -> Result<(), Error> {
+        if tokens.is_empty() {
+            return Err(Error::Run("no tokens to evaluate".into()));
+        }
+        if self.n_vocab > 0 {
+            if let Some(&bad) = tokens.iter().find(|&&t| t as usize >= self.n_vocab) {
+                return Err(Error::Run(format!(
+                    "token id {bad} is outside the vocabulary of {}",
+                    self.n_vocab
+                )));
+            }
+        }
+        Ok(())
     }
 }
 

@@ -42,6 +42,16 @@ impl Weight {
         &(*self.blob).as_ref()[self.start..self.start + self.len]
     }
 
+    /// The matrix where it lies in the file.
+    pub fn view(&self) -> crate::plan::MatrixView<'_> {
+        crate::plan::MatrixView {
+            kind: self.kind,
+            rows: self.rows,
+            cols: self.cols,
+            bytes: self.bytes(),
+        }
+    }
+
     /// `x · Wᵀ` for `m` rows of `cols` values: `m` rows of `rows` values.
     pub fn matmul(&self, xs: &[f32], m: usize) -> Result<Vec<f32>, Error> {
         let mut out = vec![0f32; m * self.rows];

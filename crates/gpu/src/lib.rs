@@ -1,0 +1,46 @@
+//! The decoder of `promptscope-inference` on WebGPU, through wgpu.
+//!
+//! [`Model`] takes a loaded CPU [`inference::Model`] and builds the same
+//! graph from its [`inference::plan::Plan`] (the same reading of the file:
+//! weights, norms, switches, rotary tables): every weight matrix's ggml
+//! blocks are uploaded once as they lie in the file and dequantized in
+//! registers by the kind's WGSL matrix product ([`shaders`]); the
+//! activations are quantized on the GPU as the CPU path quantizes them
+//! (`Q8_0`/`Q8_1`, `Q8_K`), so that the integer dot products are the
+//! CPU's and only the float sums differ in order; RMS norms, RoPE, the KV
+//! cache (f16-rounded, as llama.cpp's), attention and the gated
+//! activations run on the GPU; the embeddings are looked up on the CPU and
+//! only the logits are read back, asynchronously. A forward pass is one
+//! command buffer.
+//!
+//! WebGPU reductions sum in another order than the CPU's AVX2 lanes, so
+//! this path is close to the CPU's, not bit-equal: the browser tests state
+//! the tolerances (kernels on random blocks) and how far the logits move.
+
+pub mod shaders;
+
+mod device;
+mod model;
+#[cfg(all(test, target_arch = "wasm32"))]
+mod tests;
+
+pub use device::{AdapterInfo, Gpu};
+pub use model::Model;
+
+/// What went wrong on the GPU path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error(pub String);
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<inference::Error> for Error {
+    fn from(e: inference::Error) -> Error {
+        Error(e.to_string())
+    }
+}

@@ -1,0 +1,7 @@
+fn weight(i: u32) -> f32 {
+    return bitcast<f32>(W[i]);
+}
+
+fn activation(x: f32) -> f32 {
+    return x;
+}
