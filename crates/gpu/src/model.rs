@@ -21,7 +21,7 @@ enum Size {
     Threads { per_token: u32, fixed: Option<u32> },
     /// One workgroup per row.
     Rows { per_token: u32, fixed: Option<u32> },
-    /// A matrix product: 8 weight rows by 4 tokens a workgroup.
+    /// A matrix product: 64 weight rows by 4 tokens a workgroup.
     Matmul { rows: u32, fixed: Option<u32> },
     /// Attention: one workgroup per head and token.
     Heads { heads: u32 },
@@ -40,7 +40,7 @@ impl Size {
                 (x, y, 1)
             }
             Size::Matmul { rows, fixed } => {
-                let (x, y) = grid(rows.div_ceil(8));
+                let (x, y) = grid(rows.div_ceil(64));
                 (x, y, tokens(fixed).div_ceil(4))
             }
             Size::Heads { heads } => (heads, n, 1),
@@ -256,6 +256,7 @@ impl Builder<'_> {
                 w.rows as u32,
                 r0 as u32,
                 fixed.unwrap_or(0),
+                w.rows as u32,
             ]);
             self.step(
                 p.clone(),
@@ -391,27 +392,37 @@ pub struct Model {
 impl Model {
     /// Builds `cpu`'s graph on `gpu` for a context of `n_ctx` positions:
     /// uploads the weights, allocates the KV cache, compiles the kernels.
-    pub async fn load(mut cpu: inference::Model, gpu: Gpu, n_ctx: usize) -> Result<Model, Error> {
+    /// Where it cannot, the error comes back with the CPU model, which can
+    /// still run.
+    pub async fn load(
+        mut cpu: inference::Model,
+        gpu: Gpu,
+        n_ctx: usize,
+    ) -> Result<Model, (Error, inference::Model)> {
         let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let oom = gpu.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let n_ctx = n_ctx.max(1);
         let arch = cpu.arch().to_string();
-        let built = {
-            let plan = cpu.plan(n_ctx).ok_or_else(|| {
-                Error(format!(
-                    "{arch} runs on candle-transformers' graph, which has no GPU path"
-                ))
-            })?;
-            build(&gpu, &plan, n_ctx)?
+        let built = match cpu.plan(n_ctx) {
+            Some(plan) => build(&gpu, &plan, n_ctx),
+            None => Err(Error(format!(
+                "{arch} runs on candle-transformers' graph, which has no GPU path"
+            ))),
         };
-        if let Some(e) = oom.pop().await {
-            return Err(Error(format!(
-                "the GPU has not enough memory for this model: {e}"
-            )));
-        }
-        if let Some(e) = scope.pop().await {
-            return Err(Error(format!("the GPU refused the model's kernels: {e}")));
-        }
+        let oom = oom.pop().await;
+        let invalid = scope.pop().await;
+        let built = match (built, oom, invalid) {
+            (Err(e), ..) => return Err((e, cpu)),
+            (_, Some(e), _) => {
+                let e = Error(format!("the GPU has not enough memory for this model: {e}"));
+                return Err((e, cpu));
+            }
+            (_, _, Some(e)) => {
+                let e = Error(format!("the GPU refused the model's kernels: {e}"));
+                return Err((e, cpu));
+            }
+            (Ok(b), None, None) => b,
+        };
         let (params, x, logits, steps, keep, n_vocab, weight_bytes) = built;
         Ok(Model {
             cpu,

@@ -62,24 +62,36 @@ pub fn step_values(kind: Kind) -> usize {
 
 const MATMUL: &str = include_str!("wgsl/matmul.wgsl");
 const K_COMMON: &str = include_str!("wgsl/kinds/k_common.wgsl");
+const K_SUM: &str = include_str!("wgsl/kinds/k_sum.wgsl");
+const Q32: &str = include_str!("wgsl/kinds/q32.wgsl");
+const Q5: &str = include_str!("wgsl/kinds/q5.wgsl");
 const FLOAT: &str = include_str!("wgsl/kinds/float.wgsl");
 
 /// The matrix-product shader of `kind` (entry point `main`).
 pub fn matmul(kind: Kind) -> String {
     let dot = match kind {
-        Kind::Q4_0 => include_str!("wgsl/kinds/q4_0.wgsl").to_string(),
-        Kind::Q4_1 => include_str!("wgsl/kinds/q4_1.wgsl").to_string(),
-        Kind::Q8_0 => include_str!("wgsl/kinds/q8_0.wgsl").to_string(),
-        Kind::Q5_0 => include_str!("wgsl/kinds/q5_0.wgsl").to_string(),
-        Kind::Q5_1 => include_str!("wgsl/kinds/q5_1.wgsl").to_string(),
-        Kind::Q4_K => format!("{K_COMMON}\n{}", include_str!("wgsl/kinds/q4_k.wgsl")),
-        Kind::Q5_K => format!("{K_COMMON}\n{}", include_str!("wgsl/kinds/q5_k.wgsl")),
-        Kind::Q6_K => format!("{K_COMMON}\n{}", include_str!("wgsl/kinds/q6_k.wgsl")),
+        Kind::Q4_0 => format!("{Q32}\n{}", include_str!("wgsl/kinds/q4_0.wgsl")),
+        Kind::Q4_1 => format!("{Q32}\n{}", include_str!("wgsl/kinds/q4_1.wgsl")),
+        Kind::Q8_0 => format!("{Q32}\n{}", include_str!("wgsl/kinds/q8_0.wgsl")),
+        Kind::Q5_0 => format!("{Q32}\n{Q5}\n{}", include_str!("wgsl/kinds/q5_0.wgsl")),
+        Kind::Q5_1 => format!("{Q32}\n{Q5}\n{}", include_str!("wgsl/kinds/q5_1.wgsl")),
+        Kind::Q4_K => format!(
+            "{K_COMMON}\n{K_SUM}\n{}",
+            include_str!("wgsl/kinds/q4_k.wgsl")
+        ),
+        Kind::Q5_K => format!(
+            "{K_COMMON}\n{K_SUM}\n{}",
+            include_str!("wgsl/kinds/q5_k.wgsl")
+        ),
+        Kind::Q6_K => format!(
+            "{K_COMMON}\n{K_SUM}\n{}",
+            include_str!("wgsl/kinds/q6_k.wgsl")
+        ),
         Kind::F32 => format!("{}\n{FLOAT}", include_str!("wgsl/kinds/f32.wgsl")),
-        Kind::F16 => format!("{EXACT}\n{}\n{FLOAT}", include_str!("wgsl/kinds/f16.wgsl")),
+        Kind::F16 => format!("{}\n{FLOAT}", include_str!("wgsl/kinds/f16.wgsl")),
         Kind::BF16 => format!("{}\n{FLOAT}", include_str!("wgsl/kinds/bf16.wgsl")),
     };
-    MATMUL.replace("//@BLOCK_DOT", &dot)
+    format!("{}\n{EXACT}", MATMUL.replace("//@BLOCK_DOT", &dot))
 }
 
 /// The exact f16 rounding and division the kernels below use.
@@ -129,8 +141,8 @@ impl Kernel {
     pub fn source(self) -> String {
         let (body, exact) = match self {
             Kernel::Quantize => (include_str!("wgsl/quantize.wgsl"), true),
-            Kernel::Norm => (include_str!("wgsl/norm.wgsl"), false),
-            Kernel::Rope => (include_str!("wgsl/rope.wgsl"), false),
+            Kernel::Norm => (include_str!("wgsl/norm.wgsl"), true),
+            Kernel::Rope => (include_str!("wgsl/rope.wgsl"), true),
             Kernel::Kv => (include_str!("wgsl/kv.wgsl"), true),
             Kernel::Attention => (include_str!("wgsl/attention.wgsl"), true),
             Kernel::Elementwise => (include_str!("wgsl/elementwise.wgsl"), true),

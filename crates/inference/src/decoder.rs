@@ -540,6 +540,10 @@ impl Decoder {
         }
     }
 
+    pub(crate) fn truncate_layers(&mut self, n: usize) {
+        self.layers.truncate(n);
+    }
+
     /// The input rows of `ids`: their embeddings, scaled as the family
     /// scales them.
     pub fn embed(&self, ids: &[u32]) -> Result<Vec<f32>, Error> {

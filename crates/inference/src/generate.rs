@@ -176,11 +176,13 @@ pub struct Generation {
     timings: Timings,
     /// special tokens rendered as text (llama-server's `preserved_tokens`)
     preserved: Vec<u32>,
+    /// when the token being evaluated was sampled
+    stepped_at: u64,
 }
 
 /// Evaluates the prompt in batches of this many tokens (llama-server's
 /// default `n_batch`).
-const N_BATCH: usize = 512;
+pub const N_BATCH: usize = 512;
 
 impl Generation {
     /// Starts a generation: resets the model and evaluates `prompt`.
@@ -193,7 +195,29 @@ impl Generation {
         random_seed: u32,
         now: &dyn Fn() -> u64,
     ) -> Result<Generation, Error> {
-        let n_ctx = effective_ctx(opts.num_ctx, model.n_ctx_train());
+        let mut g = Generation::begin(model.n_ctx_train(), prompt, opts, random_seed)?;
+        let t0 = now();
+        model.reset();
+        let mut logits = Vec::new();
+        for chunk in prompt.chunks(N_BATCH) {
+            logits = model.forward(chunk)?;
+        }
+        g.prompt_evaluated(logits, now().saturating_sub(t0));
+        Ok(g)
+    }
+
+    /// [`Generation::start`] for a model the caller runs itself (one whose
+    /// forward pass is asynchronous, as on a GPU): the checks and the
+    /// sampler. The caller then resets its model, evaluates `prompt` (in
+    /// batches of at most [`N_BATCH`] tokens, or as its model batches
+    /// them) and hands the last logits to [`Generation::prompt_evaluated`].
+    pub fn begin(
+        n_ctx_train: usize,
+        prompt: &[u32],
+        opts: &Options,
+        random_seed: u32,
+    ) -> Result<Generation, Error> {
+        let n_ctx = effective_ctx(opts.num_ctx, n_ctx_train);
         if prompt.is_empty() {
             return Err(Error::Run("the prompt has no tokens".into()));
         }
@@ -204,17 +228,6 @@ impl Generation {
         for &t in prompt {
             sampler.accept(t);
         }
-        let t0 = now();
-        model.reset();
-        let mut logits = None;
-        for chunk in prompt.chunks(N_BATCH) {
-            logits = Some(model.forward(chunk)?);
-        }
-        let timings = Timings {
-            prompt_eval_count: prompt.len(),
-            prompt_eval_duration: now().saturating_sub(t0),
-            ..Timings::default()
-        };
         Ok(Generation {
             sampler,
             n_ctx,
@@ -227,13 +240,21 @@ impl Generation {
                 .collect(),
             prompt_len: prompt.len(),
             generated: Vec::new(),
-            logits,
+            logits: None,
             held: Vec::new(),
             sent: String::new(),
             done: None,
-            timings,
+            timings: Timings::default(),
             preserved: Vec::new(),
+            stepped_at: 0,
         })
+    }
+
+    /// The prompt's last logits, and how long its evaluation took.
+    pub fn prompt_evaluated(&mut self, logits: Vec<f32>, duration_ns: u64) {
+        self.logits = Some(logits);
+        self.timings.prompt_eval_count = self.prompt_len;
+        self.timings.prompt_eval_duration = duration_ns;
     }
 
     /// The sampler's seed.
@@ -281,15 +302,32 @@ impl Generation {
         vocab: &Vocab,
         now: &dyn Fn() -> u64,
     ) -> Result<Step, Error> {
+        let (step, next) = self.sample(vocab, now)?;
+        if let Some(id) = next {
+            let logits = model.forward(&[id])?;
+            self.evaluated(logits, now);
+        }
+        Ok(step)
+    }
+
+    /// [`Generation::step`] for a model the caller runs itself: samples
+    /// one token and says what it gives; where the generation goes on, the
+    /// token the model must evaluate before the next call, whose logits go
+    /// to [`Generation::evaluated`].
+    pub fn sample(
+        &mut self,
+        vocab: &Vocab,
+        now: &dyn Fn() -> u64,
+    ) -> Result<(Step, Option<u32>), Error> {
         if let Some(r) = self.done {
-            return Ok(Step::Done(r));
+            return Ok((Step::Done(r), None));
         }
         if self.num_predict >= 0 && self.generated.len() as i64 >= self.num_predict {
-            return Ok(self.finish(DoneReason::Length));
+            return Ok((self.finish(DoneReason::Length), None));
         }
         let t0 = now();
         let Some(logits) = self.logits.take() else {
-            return Ok(self.finish(DoneReason::Length));
+            return Ok((self.finish(DoneReason::Length), None));
         };
         let id = self.sampler.sample(&logits);
         self.sampler.accept(id);
@@ -299,7 +337,7 @@ impl Generation {
             self.timings.eval_duration += now().saturating_sub(t0);
             self.done = Some(DoneReason::Stop);
             // text held back for a stop string that never came goes out
-            return Ok(Step::Text(self.flush()));
+            return Ok((Step::Text(self.flush()), None));
         }
         // llama-server renders a special token only when it is preserved
         let special = self.preserved.contains(&id);
@@ -308,22 +346,26 @@ impl Generation {
         let text = self.release();
         if self.done.is_some() {
             self.timings.eval_duration += now().saturating_sub(t0);
-            return Ok(Step::Text(text));
+            return Ok((Step::Text(text), None));
         }
         let full = self.prompt_len + self.generated.len() >= self.n_ctx;
         let limit = self.num_predict >= 0 && self.generated.len() as i64 >= self.num_predict;
-        if !full && !limit {
-            self.logits = Some(model.forward(&[id])?);
-        }
-        self.timings.eval_duration += now().saturating_sub(t0);
         if full || limit {
+            self.timings.eval_duration += now().saturating_sub(t0);
             // the text held back for a possible stop string goes out now
             let mut text = text;
             text.push_str(&self.flush());
             self.done = Some(DoneReason::Length);
-            return Ok(Step::Text(text));
+            return Ok((Step::Text(text), None));
         }
-        Ok(Step::Text(text))
+        self.stepped_at = t0;
+        Ok((Step::Text(text), Some(id)))
+    }
+
+    /// The logits of the token [`Generation::sample`] asked for.
+    pub fn evaluated(&mut self, logits: Vec<f32>, now: &dyn Fn() -> u64) {
+        self.logits = Some(logits);
+        self.timings.eval_duration += now().saturating_sub(self.stepped_at);
     }
 
     fn finish(&mut self, r: DoneReason) -> Step {

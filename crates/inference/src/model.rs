@@ -189,6 +189,15 @@ impl Model {
         }
     }
 
+    /// Keeps only the first `n` layers of the decoder (the final norm and
+    /// the output stay): for checking another backend layer by layer.
+    #[doc(hidden)]
+    pub fn truncate_layers(&mut self, n: usize) {
+        if let Net::Decoder(d) = &mut self.net {
+            d.truncate_layers(n);
+        }
+    }
+
     fn check_ids(&self, tokens: &[u32]) -> Result<(), Error> {
         if tokens.is_empty() {
             return Err(Error::Run("no tokens to evaluate".into()));

@@ -13,6 +13,11 @@ pub fn rope(x: &mut [f32], cos: &[f32], sin: &[f32], neox: bool) {
     crate::attention::rope(x, cos, sin, neox)
 }
 
+/// ggml's AVX2 `ggml_v_expf`, one lane (SwiGLU's and the softmax's exp).
+pub fn v_expf(x: f32) -> f32 {
+    crate::attention::v_expf(x)
+}
+
 /// `silu(gate) · up` of one row.
 pub fn swiglu(gate: &[f32], up: &[f32]) -> Vec<f32> {
     crate::attention::swiglu(gate, up)

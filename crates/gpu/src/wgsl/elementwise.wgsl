@@ -5,6 +5,8 @@
 struct Params {
     n: u32,
     pos: u32,
+    // always 0 (see exact.wgsl's guard)
+    zero: u32,
 }
 
 struct Ew {
@@ -34,15 +36,18 @@ fn index(gid: vec3<u32>, nwg: vec3<u32>) -> u32 {
     return gid.x + gid.y * nwg.x * 64u;
 }
 
-// X = silu(B) · U
+// X = silu(B) · U as ggml_vec_swiglu_f32 computes it: x / (1 + e^-x) · g,
+// e^-x by ggml_v_expf (the C library's expf for a row's last width % 8
+// values, which this approximates with the same ggml_v_expf)
 @compute @workgroup_size(64)
 fn swiglu(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let i = index(gid, nwg);
     if (i >= count()) {
         return;
     }
-    let g = B[i];
-    X[i] = g / (1.0 + exp(-g)) * U[i];
+    let x = B[i];
+    let e = v_expf(0.0 - x);
+    X[i] = div_rn_signed(x, 1.0 + e) * U[i];
 }
 
 // X = gelu(B) · U, the GELU looked up in ggml's table at f16(x) (0 for

@@ -4,6 +4,8 @@
 struct Params {
     n: u32,
     pos: u32,
+    // always 0 (see exact.wgsl's guard)
+    zero: u32,
 }
 
 struct Kv {

@@ -2,16 +2,20 @@
 // chunk of its rows) against the activation rows of the batch, quantized
 // to the kind's activation format (`quantize.wgsl`) or f32 for the float
 // kinds. The weights are the file's ggml blocks, read as bytes and
-// dequantized in registers; integer dot products of packed bytes where
-// ggml has integer ones (`dot4I8Packed`).
+// dequantized in registers.
 //
-// A workgroup holds 8 weight rows × 8 lanes; each lane strides the row's
-// blocks and keeps the sums of up to 4 activation rows (z of the
-// dispatch); the lanes' sums are added in workgroup memory.
+// One invocation computes one weight row against up to 4 activation rows
+// (z of the dispatch), block after block in the CPU kernel's order: its
+// integer sums (`dot4I8Packed` on packed bytes), its eight f32 lanes and
+// fused multiply-adds (`fma_rn`, exactly rounded once), its final sums, so
+// that each output is the CPU path's bit for bit where the kind's snippet
+// follows the CPU kernel (`row_dot4`).
 
 struct Params {
     n: u32,
     pos: u32,
+    // always 0 (see exact.wgsl's guard)
+    zero: u32,
 }
 
 struct Mm {
@@ -26,6 +30,8 @@ struct Mm {
     out_offset: u32,
     // activation rows to use: 0 for the batch's `n`
     tokens: u32,
+    // all the matrix's rows (the CPU picks its kernel by them)
+    total_rows: u32,
 }
 
 @group(0) @binding(0) var<uniform> P: Params;
@@ -34,11 +40,7 @@ struct Mm {
 @group(0) @binding(3) var<storage, read> A: array<u32>;
 @group(0) @binding(4) var<storage, read_write> Y: array<f32>;
 
-const RPW: u32 = 8u;
-const LANES: u32 = 8u;
 const TOK: u32 = 4u;
-
-var<workgroup> red: array<vec4<f32>, 64>;
 
 fn w_u8(off: u32) -> u32 {
     return (W[off >> 2u] >> ((off & 3u) * 8u)) & 0xffu;
@@ -67,13 +69,18 @@ fn a_f32(i: u32) -> f32 {
     return bitcast<f32>(A[i]);
 }
 
-// the activation rows of this workgroup
-fn token_count(t0: u32) -> u32 {
-    var n = P.n;
+// the activation rows of the batch (the CPU's m)
+fn batch() -> u32 {
     if (M.tokens != 0u) {
-        n = M.tokens;
+        return M.tokens;
     }
-    return min(TOK, n - t0);
+    return P.n;
+}
+
+// ggml's hsum_float_8 of eight lanes
+fn hsum8(lo: vec4<f32>, hi: vec4<f32>) -> f32 {
+    let a = hi + lo;
+    return (a.x + a.z) + (a.y + a.w);
 }
 
 //@BLOCK_DOT
@@ -84,29 +91,14 @@ fn main(
     @builtin(num_workgroups) nwg: vec3<u32>,
     @builtin(local_invocation_index) li: u32,
 ) {
-    let r = li / LANES;
-    let lane = li % LANES;
-    let row = (wid.x + wid.y * nwg.x) * RPW + r;
+    let row = (wid.x + wid.y * nwg.x) * 64u + li;
     let t0 = wid.z * TOK;
-    let nt = token_count(t0);
-    var acc = vec4<f32>(0.0);
-    if (row < M.rows) {
-        for (var b = lane; b < M.blocks; b += LANES) {
-            acc += block_dot(row, b, t0, nt);
-        }
+    let nt = min(TOK, batch() - t0);
+    if (row >= M.rows) {
+        return;
     }
-    red[li] = acc;
-    workgroupBarrier();
-    for (var s = LANES / 2u; s > 0u; s >>= 1u) {
-        if (lane < s) {
-            red[li] += red[li + s];
-        }
-        workgroupBarrier();
-    }
-    if (lane == 0u && row < M.rows) {
-        let v = red[li];
-        for (var t = 0u; t < nt; t++) {
-            Y[(t0 + t) * M.out_stride + M.out_offset + row] = v[t];
-        }
+    let v = row_dot4(row, t0, nt);
+    for (var t = 0u; t < nt; t++) {
+        Y[(t0 + t) * M.out_stride + M.out_offset + row] = v[t];
     }
 }

@@ -5,6 +5,8 @@
 struct Params {
     n: u32,
     pos: u32,
+    // always 0 (see exact.wgsl's guard)
+    zero: u32,
 }
 
 struct Norm {
@@ -20,7 +22,7 @@ struct Norm {
 @group(0) @binding(3) var<storage, read> G: array<f32>;
 @group(0) @binding(4) var<storage, read_write> Y: array<f32>;
 
-var<workgroup> part: array<f32, 64>;
+var<workgroup> part: array<vec2<f32>, 64>;
 
 @compute @workgroup_size(64)
 fn main(
@@ -38,20 +40,24 @@ fn main(
     if (row >= rows) {
         return;
     }
-    var s = 0.0;
+    // the squares (rounded to f32, as the CPU's are) summed exactly enough
+    // in float-float that the mean rounds as the CPU's f64 sum gives it;
+    // the root and its inverse correctly rounded
+    var s = vec2<f32>(0.0);
     for (var j = li; j < C.w; j += 64u) {
         let v = X[src * C.w + j];
-        s += v * v;
+        s = ff_add(s, v * v);
     }
     part[li] = s;
     workgroupBarrier();
     for (var st = 32u; st > 0u; st >>= 1u) {
         if (li < st) {
-            part[li] += part[li + st];
+            part[li] = ff_add2(part[li], part[li + st]);
         }
         workgroupBarrier();
     }
-    let scale = 1.0 / sqrt(part[0] / f32(C.w) + C.eps);
+    let mean = ff_div(part[0], f32(C.w));
+    let scale = div_rn(1.0, sqrt_rn(mean + C.eps));
     for (var j = li; j < C.w; j += 64u) {
         Y[row * C.w + j] = X[src * C.w + j] * scale * G[j];
     }

@@ -6,6 +6,8 @@
 struct Params {
     n: u32,
     pos: u32,
+    // always 0 (see exact.wgsl's guard)
+    zero: u32,
 }
 
 struct Rope {
@@ -45,6 +47,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     }
     let x0 = X[i0];
     let x1 = X[i1];
-    X[i0] = (x0 * c - x1 * s) * C.scale;
-    X[i1] = (x0 * s + x1 * c) * C.scale;
+    // the CPU's fused multiply-adds; then the query scale (a product)
+    let y0 = fma_rn(x0, c, -(x1 * s));
+    let y1 = fma_rn(x0, s, x1 * c);
+    if (C.scale == 1.0) {
+        X[i0] = y0;
+        X[i1] = y1;
+    } else {
+        X[i0] = y0 * C.scale;
+        X[i1] = y1 * C.scale;
+    }
 }

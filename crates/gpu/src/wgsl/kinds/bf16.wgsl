@@ -1,3 +1,5 @@
+const KIND: i32 = 2;
+
 fn weight(i: u32) -> f32 {
     return bitcast<f32>(w_u16(2u * i) << 16u);
 }

@@ -1,3 +1,5 @@
+const KIND: i32 = 1;
+
 fn weight(i: u32) -> f32 {
     return unpack2x16float(w_u16(2u * i)).x;
 }

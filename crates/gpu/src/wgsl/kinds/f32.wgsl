@@ -1,3 +1,5 @@
+const KIND: i32 = 0;
+
 fn weight(i: u32) -> f32 {
     return bitcast<f32>(W[i]);
 }
