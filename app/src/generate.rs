@@ -457,9 +457,13 @@ pub fn summarize(lines: &[String]) -> Summary {
 /// Which build of the generation worker runs a job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Engine {
-    /// The fastest this browser has: relaxed SIMD where it validates.
+    /// The fastest this browser has: WebGPU where `navigator.gpu` gives an
+    /// adapter (the CPU where the model cannot run there), else the CPU
+    /// with relaxed SIMD where it validates.
     #[default]
     Auto,
+    /// WebGPU only (an error where it cannot run).
+    WebGpu,
     /// The CPU kernels with relaxed SIMD (fused multiply-adds, byte dot
     /// products); where the machine's `relaxed_madd` is not fused the
     /// worker runs the simd128 kernels itself.
@@ -470,12 +474,18 @@ pub enum Engine {
 
 impl Engine {
     /// Every choice, in the order the pane lists them.
-    pub const ALL: [Engine; 3] = [Engine::Auto, Engine::CpuRelaxed, Engine::CpuSimd128];
+    pub const ALL: [Engine; 4] = [
+        Engine::Auto,
+        Engine::WebGpu,
+        Engine::CpuRelaxed,
+        Engine::CpuSimd128,
+    ];
 
     /// The key the pane's select and its saved setting use.
     pub fn key(self) -> &'static str {
         match self {
             Engine::Auto => "auto",
+            Engine::WebGpu => "webgpu",
             Engine::CpuRelaxed => "cpu-relaxed",
             Engine::CpuSimd128 => "cpu-simd128",
         }
@@ -491,12 +501,64 @@ impl Engine {
     /// falls back to the one it has.
     pub fn worker(self, relaxed_simd: bool) -> &'static str {
         match self {
-            Engine::Auto | Engine::CpuRelaxed if relaxed_simd => {
+            Engine::Auto | Engine::WebGpu | Engine::CpuRelaxed if relaxed_simd => {
                 "./generate-worker-relaxed_loader.js"
             }
             _ => "./generate-worker_loader.js",
         }
     }
+
+    /// What the worker does with WebGPU.
+    pub fn gpu(self) -> GpuChoice {
+        match self {
+            Engine::Auto => GpuChoice::Prefer,
+            Engine::WebGpu => GpuChoice::Require,
+            Engine::CpuRelaxed | Engine::CpuSimd128 => GpuChoice::Off,
+        }
+    }
+}
+
+/// Whether the worker runs the model on WebGPU (the `load` message's
+/// `gpu`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GpuChoice {
+    /// On the CPU.
+    Off,
+    /// On WebGPU where it can, else on the CPU (the runner line says why).
+    Prefer,
+    /// On WebGPU, or an error.
+    Require,
+}
+
+impl GpuChoice {
+    /// The message's value.
+    pub fn key(self) -> &'static str {
+        match self {
+            GpuChoice::Off => "off",
+            GpuChoice::Prefer => "prefer",
+            GpuChoice::Require => "require",
+        }
+    }
+
+    /// The choice whose [`GpuChoice::key`] is `key`.
+    pub fn from_key(key: &str) -> Option<GpuChoice> {
+        [GpuChoice::Off, GpuChoice::Prefer, GpuChoice::Require]
+            .into_iter()
+            .find(|c| c.key() == key)
+    }
+}
+
+/// The runner line of a model on WebGPU: the CPU model's line (the graph,
+/// the tensor types) with the CPU part replaced by the adapter, the bytes
+/// of weights on the GPU and the context its KV cache holds.
+pub fn gpu_runner_line(cpu_line: &str, adapter: &str, weight_bytes: u64, n_ctx: usize) -> String {
+    let graph = cpu_line
+        .rsplit_once(" · CPU ")
+        .map_or(cpu_line, |(head, _)| head);
+    format!(
+        "{graph} · WebGPU {adapter} · {} of weights on the GPU, KV cache for {n_ctx} tokens",
+        mib(weight_bytes)
+    )
 }
 
 /// A wasm module whose one function uses `f32x4.relaxed_madd` and
@@ -543,6 +605,24 @@ mod tests {
         assert_eq!(Engine::Auto.worker(false), plain);
         assert_eq!(Engine::CpuRelaxed.worker(false), plain);
         assert_eq!(Engine::CpuSimd128.worker(true), plain);
+        assert_eq!(Engine::WebGpu.worker(true), relaxed);
+        assert_eq!(Engine::Auto.gpu(), GpuChoice::Prefer);
+        assert_eq!(Engine::WebGpu.gpu(), GpuChoice::Require);
+        assert_eq!(Engine::CpuSimd128.gpu(), GpuChoice::Off);
+        for c in [GpuChoice::Off, GpuChoice::Prefer, GpuChoice::Require] {
+            assert_eq!(GpuChoice::from_key(c.key()), Some(c));
+        }
+    }
+
+    #[test]
+    fn the_gpu_runner_line_names_the_adapter() {
+        let cpu =
+            "gemma3 · Q5_0 ×81, Q4_K ×27 · Promptscope's decoder · CPU wasm simd128, 1 thread";
+        assert_eq!(
+            gpu_runner_line(cpu, "google swiftshader fallback (features: subgroups)", 200 << 20, 2048),
+            "gemma3 · Q5_0 ×81, Q4_K ×27 · Promptscope's decoder · WebGPU google swiftshader \
+             fallback (features: subgroups) · 200 MiB of weights on the GPU, KV cache for 2048 tokens"
+        );
     }
 
     #[test]

@@ -289,6 +289,7 @@ const CATALOGUE: &[Entry] = &[
     ("generate.debug", "Debug output", "Salida de depuración", "Отладочный вывод"),
     ("generate.engine", "Engine:", "Motor:", "Движок:"),
     ("generate.engine.auto", "Auto", "Automático", "Авто"),
+    ("generate.engine.webgpu", "WebGPU", "WebGPU", "WebGPU"),
     ("generate.engine.cpu-relaxed", "CPU, relaxed SIMD", "CPU, SIMD relajado", "CPU, relaxed SIMD"),
     ("generate.engine.cpu-simd128", "CPU, SIMD128", "CPU, SIMD128", "CPU, SIMD128"),
     ("generate.help", "Runs the chosen GGUF in your browser (one thread, nothing leaves the page) and answers with Ollama's response chunks. Small models only: SmolLM2, Qwen, Llama 3.2 1B.", "Ejecuta el GGUF elegido en su navegador (un hilo, nada sale de la página) y responde con los fragmentos de respuesta de Ollama. Solo modelos pequeños: SmolLM2, Qwen, Llama 3.2 1B.", "Запускает выбранный GGUF в браузере (один поток, ничего не покидает страницу) и отвечает фрагментами ответа Ollama. Только небольшие модели: SmolLM2, Qwen, Llama 3.2 1B."),

@@ -37,6 +37,7 @@ const ENGINE_KEY: &str = "promptscope.generate.engine";
 fn engine_label(e: Engine) -> &'static str {
     match e {
         Engine::Auto => "generate.engine.auto",
+        Engine::WebGpu => "generate.engine.webgpu",
         Engine::CpuRelaxed => "generate.engine.cpu-relaxed",
         Engine::CpuSimd128 => "generate.engine.cpu-simd128",
     }
@@ -250,6 +251,7 @@ pub fn GeneratePane() -> impl IntoView {
                     ("type", "load".into()),
                     ("file", file.into()),
                     ("num_ctx", (num_ctx as f64).into()),
+                    ("gpu", engine.get_untracked().gpu().key().into()),
                 ],
             );
         }

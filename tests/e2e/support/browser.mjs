@@ -19,19 +19,35 @@ const CHROMIUM_ARGS = [
 ];
 
 /**
+ * The flags that give the page WebGPU: SwiftShader's software adapter by
+ * default (what CI has), or the machine's own GPU where
+ * PROMPTSCOPE_WEBGPU_ADAPTER=default (a GPU machine's benchmark).
+ */
+export function webgpuArgs() {
+  const adapter = process.env.PROMPTSCOPE_WEBGPU_ADAPTER ?? 'swiftshader';
+  const args = ['--enable-unsafe-webgpu', '--enable-features=Vulkan'];
+  if (adapter !== 'default') args.push(`--use-webgpu-adapter=${adapter}`);
+  return args;
+}
+
+/**
  * Starts Chromium with a fresh profile and opens one page. The page's requests,
  * console errors and uncaught exceptions are recorded for later checks.
  * `options.locale` sets navigator.language, `options.colorScheme` the
- * prefers-color-scheme media feature, `options.viewport` the window size.
+ * prefers-color-scheme media feature, `options.viewport` the window size,
+ * `options.webgpu` gives the page WebGPU (see webgpuArgs).
  */
 export async function openBrowser(options = {}) {
   const userDataDir = await mkdtemp(path.join(os.tmpdir(), 'promptscope-e2e-'));
+  const args = options.webgpu
+    ? [...CHROMIUM_ARGS.filter((a) => a !== '--disable-gpu'), ...webgpuArgs()]
+    : CHROMIUM_ARGS;
   let context;
   try {
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: CHROMIUM_PATH,
       headless: true,
-      args: CHROMIUM_ARGS,
+      args,
       viewport: options.viewport ?? { width: 1280, height: 900 },
       locale: options.locale ?? 'en-US',
       colorScheme: options.colorScheme ?? 'light',

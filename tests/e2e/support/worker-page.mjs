@@ -11,10 +11,13 @@ import { startStaticServer } from './static-server.mjs';
 
 /**
  * The page's script: `window.promptscopeRuns(model, prompts, nGen, nCtx,
- * build)` loads `./models/<model>` into one worker of `build` (the worker
- * binary: `generate-worker`, the default, or `generate-worker-relaxed`), runs each prompt once through
+ * build, gpu, logitsOf)` loads `./models/<model>` into one worker of
+ * `build` (the worker binary: `generate-worker`, the default, or
+ * `generate-worker-relaxed`) on WebGPU or not (`gpu`: `off`, the default,
+ * `prefer` or `require`), gives the logits after each token list of
+ * `logitsOf` (from an empty context), runs each prompt once through
  * `/api/generate` raw (greedy: temperature 0) and resolves to `{loaded: {ms,
- * arch, runner}, runs: [{prompt_n, prompt_ms, gen_n, gen_ms, done_reason,
+ * arch, runner, engine}, logits: [[...]], runs: [{prompt_n, prompt_ms, gen_n, gen_ms, done_reason,
  * text, pieces}]}`; it rejects with the worker's error message.
  */
 export const WORKER_SCRIPT = `
@@ -24,7 +27,7 @@ async function modelFile(name) {
   return new File([await res.blob()], name);
 }
 
-window.promptscopeRuns = async (model, prompts, nGen, nCtx, build = 'generate-worker') => {
+window.promptscopeRuns = async (model, prompts, nGen, nCtx, build = 'generate-worker', gpu = 'off', logitsOf = null, layers = undefined) => {
   const worker = new Worker('./app/' + build + '_loader.js');
   const inbox = [];
   let wake = null;
@@ -39,9 +42,15 @@ window.promptscopeRuns = async (model, prompts, nGen, nCtx, build = 'generate-wo
   const until = async (type) => { for (;;) { const m = await next(); if (m.type === type) return m; } };
   try {
     await until('ready');
-    worker.postMessage({ type: 'load', file: await modelFile(model), num_ctx: nCtx });
+    worker.postMessage({ type: 'load', file: await modelFile(model), num_ctx: nCtx, gpu, layers });
     const l = await until('loaded');
-    const loaded = { ms: l.ms, arch: l.arch, runner: l.runner };
+    const loaded = { ms: l.ms, arch: l.arch, runner: l.runner, engine: l.engine };
+    // the logits after each token list of logitsOf, from an empty context
+    const logits = [];
+    for (const ids of logitsOf ?? []) {
+      worker.postMessage({ type: 'logits', ids });
+      logits.push(Array.from((await until('logits')).values));
+    }
     const runs = [];
     for (const prompt of prompts) {
       const job = {
@@ -65,7 +74,7 @@ window.promptscopeRuns = async (model, prompts, nGen, nCtx, build = 'generate-wo
         done_reason: last.done_reason, text, pieces,
       });
     }
-    return { loaded, runs };
+    return { loaded, runs, logits };
   } finally {
     worker.terminate();
   }

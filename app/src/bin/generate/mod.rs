@@ -6,14 +6,52 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use inference::{Generation, Model, Step};
-use promptscope_app::generate::{self, Job, MemoryNeed, ModelShape};
+use promptscope_app::generate::{self, GpuChoice, Job, MemoryNeed, ModelShape};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use web_sys::MessageEvent;
 
 use crate::common::{self, error, post, scope};
 
+/// The model on the CPU (wasm kernels) or on the GPU (WebGPU).
+enum Net {
+    Cpu(Model),
+    Gpu(Box<gpu::Model>),
+}
+
+impl Net {
+    fn n_ctx_train(&self) -> usize {
+        match self {
+            Net::Cpu(m) => m.n_ctx_train(),
+            Net::Gpu(m) => m.cpu().n_ctx_train(),
+        }
+    }
+
+    fn reset(&mut self) {
+        match self {
+            Net::Cpu(m) => m.reset(),
+            Net::Gpu(m) => m.reset(),
+        }
+    }
+
+    /// The logits of the last of `ids`, evaluated after those seen (the
+    /// CPU in llama-server's batches).
+    async fn forward(&mut self, ids: &[u32]) -> Result<Vec<f32>, String> {
+        match self {
+            Net::Cpu(m) => {
+                let mut logits = Vec::new();
+                for chunk in ids.chunks(inference::generate::N_BATCH) {
+                    logits = m.forward(chunk).map_err(|e| e.to_string())?;
+                }
+                Ok(logits)
+            }
+            Net::Gpu(m) => m.forward(ids).await.map_err(|e| e.to_string()),
+        }
+    }
+}
+
 struct Loaded {
-    model: Model,
+    model: Net,
     vocab: tokenizer::Vocab,
     adds_bos: bool,
     /// The header's shapes, for each job's memory check.
@@ -71,7 +109,68 @@ fn read_file(source: &common::FileSource, total: u64) -> Result<Vec<u8>, String>
     Ok(bytes)
 }
 
-fn load(state: &Rc<RefCell<State>>, file: web_sys::File, num_ctx: Option<i64>) {
+/// The browser's WebGPU adapter as its `info` describes it (vendor,
+/// architecture, description; "fallback" for a software adapter) and its
+/// features, for the runner line; `None` without WebGPU.
+async fn adapter_line() -> Option<String> {
+    use js_sys::Reflect;
+    let get = |o: &JsValue, k: &str| Reflect::get(o, &JsValue::from_str(k)).ok();
+    let navigator = get(&js_sys::global(), "navigator")?;
+    let gpu = get(&navigator, "gpu").filter(|g| !g.is_undefined())?;
+    let request: js_sys::Function = get(&gpu, "requestAdapter")?.dyn_into().ok()?;
+    let opts = js_sys::Object::new();
+    Reflect::set(&opts, &"powerPreference".into(), &"high-performance".into()).ok()?;
+    let promise: js_sys::Promise = request.call1(&gpu, &opts).ok()?.dyn_into().ok()?;
+    let adapter = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
+    if adapter.is_null() || adapter.is_undefined() {
+        return None;
+    }
+    let info = get(&adapter, "info").unwrap_or(JsValue::UNDEFINED);
+    let text = |k: &str| {
+        get(&info, k)
+            .and_then(|v| v.as_string())
+            .filter(|s| !s.is_empty())
+    };
+    let mut name: Vec<String> = ["vendor", "architecture", "device", "description"]
+        .into_iter()
+        .filter_map(text)
+        .collect();
+    name.dedup();
+    if get(&info, "isFallbackAdapter").and_then(|v| v.as_bool()) == Some(true) {
+        name.push("fallback".into());
+    }
+    let features: Vec<String> = get(&adapter, "features")
+        .map(|f| {
+            js_sys::Array::from(&f)
+                .iter()
+                .filter_map(|v| v.as_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut features = features;
+    features.sort();
+    Some(format!(
+        "{} (features: {})",
+        if name.is_empty() {
+            "unnamed adapter".to_string()
+        } else {
+            name.join(" ")
+        },
+        if features.is_empty() {
+            "none".to_string()
+        } else {
+            features.join(", ")
+        }
+    ))
+}
+
+async fn load(
+    state: Rc<RefCell<State>>,
+    file: web_sys::File,
+    num_ctx: Option<i64>,
+    choice: GpuChoice,
+    layers: Option<usize>,
+) {
     let t0 = now_ns();
     let total = file.size() as u64;
     let mut source = match common::FileSource::new(file) {
@@ -106,14 +205,54 @@ fn load(state: &Rc<RefCell<State>>, file: web_sys::File, num_ctx: Option<i64>) {
         Err(e) => return error(&e),
     };
     // the buffer moves into the model, which uses the weights in place
-    let model = match Model::from_vec(bytes) {
+    let mut model = match Model::from_vec(bytes) {
         Ok(m) => m,
         Err(e) => return error(&e.to_string()),
     };
+    if let Some(n) = layers {
+        model.truncate_layers(n);
+    }
+    drop(meta);
     let arch = model.arch().to_string();
     // what runs where, as the engine says it
-    let runner = model.runner().line();
-    drop(meta);
+    let mut runner = model.runner().line();
+    let mut engine = "cpu";
+    let model = if choice == GpuChoice::Off {
+        Net::Cpu(model)
+    } else {
+        // the GPU's KV cache holds the context the first job asks for (a
+        // later job that needs more loads the model again)
+        let ctx = if n_ctx > 0 { n_ctx as usize } else { 4096 };
+        let ctx = ctx.min(model.n_ctx_train().max(1));
+        let adapter = adapter_line().await;
+        let tried = match gpu::Gpu::new().await {
+            Ok(g) => gpu::Model::load(model, g, ctx)
+                .await
+                .map_err(|(e, cpu)| (e.to_string(), cpu)),
+            // no adapter, or none that gives a device
+            Err(e) => Err((format!("not available ({e})"), model)),
+        };
+        match tried {
+            Ok(m) => {
+                engine = "webgpu";
+                runner = generate::gpu_runner_line(
+                    &m.cpu().runner().line(),
+                    adapter.as_deref().unwrap_or("WebGPU"),
+                    m.weight_bytes(),
+                    m.n_ctx(),
+                );
+                Net::Gpu(Box::new(m))
+            }
+            Err((why, _)) if choice == GpuChoice::Require => {
+                return error(&format!("WebGPU: {why}"))
+            }
+            Err((why, cpu)) => {
+                // Auto: the CPU runs it, and the line says why
+                runner = format!("{runner} (WebGPU: {why})");
+                Net::Cpu(cpu)
+            }
+        }
+    };
     state.borrow_mut().loaded = Some(Loaded {
         model,
         vocab,
@@ -125,8 +264,27 @@ fn load(state: &Rc<RefCell<State>>, file: web_sys::File, num_ctx: Option<i64>) {
         ("type", "loaded".into()),
         ("ms", ((now_ns() - t0) as f64 / 1e6).into()),
         ("arch", arch.into()),
+        ("engine", engine.into()),
         ("runner", runner.into()),
     ]);
+}
+
+/// Evaluates `ids` from an empty context and posts the last logits
+/// (`{type: "logits", values}`): the test of the GPU path against the CPU.
+async fn logits(state: Rc<RefCell<State>>, ids: Vec<u32>) {
+    let Some(mut l) = state.borrow_mut().loaded.take() else {
+        return error("no model is loaded");
+    };
+    l.model.reset();
+    let r = l.model.forward(&ids).await;
+    state.borrow_mut().loaded = Some(l);
+    match r {
+        Ok(v) => post(&[
+            ("type", "logits".into()),
+            ("values", js_sys::Float32Array::from(&v[..]).into()),
+        ]),
+        Err(e) => error(&e),
+    }
 }
 
 async fn run(state: Rc<RefCell<State>>, job: Job) {
@@ -181,100 +339,108 @@ async fn run(state: Rc<RefCell<State>>, job: Job) {
         return;
     }
     let seed = (js_sys::Math::random() * 4_294_967_294.0) as u32;
-    let mut g = {
-        let mut st = state.borrow_mut();
-        let Some(l) = st.loaded.as_mut() else {
-            return error("no model is loaded");
-        };
-        match Generation::start(&mut l.model, &tokens.ids, &options, seed, &clock) {
-            Ok(g) => g,
-            Err(e) => return error(&e.to_string()),
-        }
+    // the model leaves the state for the job (its forward passes await,
+    // and a `stop` message must find the state free)
+    let Some(mut l) = state.borrow_mut().loaded.take() else {
+        return error("no model is loaded");
     };
+    let result = generate_with(&state, &mut l, &job, &options, &tokens.ids, seed, start).await;
+    state.borrow_mut().loaded = Some(l);
+    if let Err(e) = result {
+        error(&e);
+    }
+}
+
+/// The job on a loaded model: prompt evaluation, then one token a step
+/// until done or stopped, streaming Ollama's chunks.
+async fn generate_with(
+    state: &Rc<RefCell<State>>,
+    l: &mut Loaded,
+    job: &Job,
+    options: &inference::Options,
+    prompt: &[u32],
+    seed: u32,
+    start: u64,
+) -> Result<(), String> {
+    let clock = || now_ns() - start;
+    let emit = |line: &serde_json::Value| {
+        post(&[("type", "chunk".into()), ("json", line.to_string().into())]);
+    };
+    let mut g = Generation::begin(l.model.n_ctx_train(), prompt, options, seed)
+        .map_err(|e| e.to_string())?;
+    let t0 = clock();
+    l.model.reset();
+    let logits = l.model.forward(prompt).await?;
+    g.prompt_evaluated(logits, clock().saturating_sub(t0));
     let mut debug = job.debug.then(|| {
         serde_json::json!({"rendered_template": job.prompt, "options": options.to_json(), "seed": g.seed(),
-                           "prompt_tokens": tokens.ids.len()})
+                           "prompt_tokens": prompt.len()})
     });
     // what the handler makes of the pieces: the model's parser, the
     // generic thinking parser, the TEMPLATE's tool parser
-    let setup = match ollama::answer::Setup::from_spec(&job.answer, ollama::date::Date::today_utc())
-    {
-        Ok(s) => s,
-        Err(e) => return error(&format!("bad job: {e}")),
-    };
+    let setup = ollama::answer::Setup::from_spec(&job.answer, ollama::date::Date::today_utc())
+        .map_err(|e| format!("bad job: {e}"))?;
     let mut handler = ollama::answer::Handler::new(
         &setup,
         ollama::answer::tool_call_ids(u64::from(seed) ^ (js_sys::Date::now() as u64)),
     );
-    if let Some(l) = &state.borrow().loaded {
-        g.preserve_tokens(&l.vocab, &handler.preserved_tokens());
-    }
+    g.preserve_tokens(&l.vocab, &handler.preserved_tokens());
     let mut repeats = ollama::answer::RepeatGuard::default();
     let reason = loop {
         if state.borrow().stop {
             // a stop from the user ends the answer as a stop string would
             break Some("stop");
         }
-        let step = {
-            let mut st = state.borrow_mut();
-            let Some(l) = st.loaded.as_mut() else {
-                return error("no model is loaded");
-            };
-            g.step(&mut l.model, &l.vocab, &clock)
-        };
+        let (step, next) = g.sample(&l.vocab, &clock).map_err(|e| e.to_string())?;
+        if let Some(id) = next {
+            let logits = l.model.forward(&[id]).await?;
+            g.evaluated(logits, &clock);
+        }
         match step {
-            Ok(Step::Text(t)) if t.is_empty() => {}
-            Ok(Step::Text(t)) => {
+            Step::Text(t) if t.is_empty() => {}
+            Step::Text(t) => {
                 // the raw piece, before Ollama's parsers (the Answer pane)
                 post(&[("type", "piece".into()), ("text", t.as_str().into())]);
                 if repeats.aborts(&t) {
                     // llama_server.go aborts; no final response follows
                     break None;
                 }
-                match handler.piece(&t, false) {
-                    Ok(Some(out)) => emit(&generate::text_chunk(
-                        &job,
+                if let Some(out) = handler.piece(&t, false)? {
+                    emit(&generate::text_chunk(
+                        job,
                         &created_at(),
                         &out,
                         debug.take(),
-                    )),
-                    Ok(None) => {}
-                    Err(e) => return error(&e),
+                    ))
                 }
             }
-            Ok(Step::Done(r)) => break Some(r.as_str()),
-            Err(e) => return error(&e.to_string()),
+            Step::Done(r) => break Some(r.as_str()),
         }
         yield_now().await;
     };
     let Some(reason) = reason else {
-        return;
+        return Ok(());
     };
-    let last = match handler.piece("", true) {
-        Ok(o) => o.unwrap_or_default(),
-        Err(e) => return error(&e),
-    };
-    let context = {
-        let st = state.borrow();
-        st.loaded
-            .as_ref()
-            .filter(|_| job.wants_context())
-            .and_then(|l| {
-                l.vocab
-                    .tokenize(&format!("{}{}", job.prompt, g.text()), false, true)
-                    .ok()
-            })
-    };
+    let last = handler.piece("", true)?.unwrap_or_default();
+    let context = job
+        .wants_context()
+        .then(|| {
+            l.vocab
+                .tokenize(&format!("{}{}", job.prompt, g.text()), false, true)
+                .ok()
+        })
+        .flatten();
     let t = g.timings();
     let m = t.metrics(clock(), 0);
     emit(&generate::final_chunk(
-        &job,
+        job,
         &created_at(),
         &last,
         reason,
         m,
         context.as_deref(),
     ));
+    Ok(())
 }
 
 /// Installs the message handler. A `start` export, since wasm-bindgen
@@ -289,12 +455,49 @@ pub fn start() {
                 let Some(file) = common::file_field(&data) else {
                     return error("load needs a file");
                 };
+                if state.borrow().busy {
+                    return error("a generation is running: stop it before loading another model");
+                }
                 state.borrow_mut().loaded = None;
                 let num_ctx = js_sys::Reflect::get(&data, &"num_ctx".into())
                     .ok()
                     .and_then(|v| v.as_f64())
                     .map(|f| f as i64);
-                load(&state, file, num_ctx);
+                // the first layers only (checking the GPU path layer by layer)
+                let layers = js_sys::Reflect::get(&data, &"layers".into())
+                    .ok()
+                    .and_then(|v| v.as_f64())
+                    .map(|f| f as usize);
+                let choice = common::field(&data, "gpu")
+                    .and_then(|k| GpuChoice::from_key(&k))
+                    .unwrap_or(GpuChoice::Off);
+                let state = state.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    state.borrow_mut().busy = true;
+                    load(state.clone(), file, num_ctx, choice, layers).await;
+                    state.borrow_mut().busy = false;
+                });
+            }
+            "logits" => {
+                let ids: Vec<u32> = js_sys::Reflect::get(&data, &"ids".into())
+                    .ok()
+                    .map(|v| {
+                        js_sys::Array::from(&v)
+                            .iter()
+                            .filter_map(|x| x.as_f64())
+                            .map(|f| f as u32)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if state.borrow().busy {
+                    return error("a generation is already running");
+                }
+                let state = state.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    state.borrow_mut().busy = true;
+                    logits(state.clone(), ids).await;
+                    state.borrow_mut().busy = false;
+                });
             }
             "generate" => {
                 let json = common::field(&data, "json").unwrap_or_default();
