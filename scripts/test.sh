@@ -144,6 +144,9 @@ step clippy-wasm cargo clippy --target wasm32-unknown-unknown -p promptscope-app
 # the inference crate must keep building for the browser (simd128 kernels;
 # with relaxed-simd, both kinds of kernels)
 step clippy-wasm-inference cargo clippy --target wasm32-unknown-unknown -p promptscope-inference --lib --features relaxed-simd -- -D warnings
+# and with threads (the matrix products on rayon's global pool: the threaded
+# worker's build; on stable wasm32, without atomics, a pool of one thread)
+step clippy-wasm-threads cargo clippy --target wasm32-unknown-unknown -p promptscope-inference --lib --features relaxed-simd,threads -- -D warnings
 step test-native cargo test --no-fail-fast --workspace --exclude promptscope-app
 # The app's pure logic (state, share links, curl, highlighting, messages,
 # examples, the engine call) is a library without Leptos: its tests run natively.

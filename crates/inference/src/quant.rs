@@ -568,7 +568,10 @@ pub fn matmul(
 
 /// Runs `f(tile_index, tile)` over `chunk`-sized tiles of `out`: on a rayon
 /// pool of [`crate::threads`] threads natively when there is more than one,
-/// otherwise in order on the calling thread (always so on wasm32).
+/// on rayon's global pool in a wasm32 build with `threads` when it has
+/// more than one (the threaded generation worker), otherwise in order on
+/// the calling thread. A tile is computed by the same code on any thread,
+/// and tiles never share an output, so the results do not depend on it.
 fn par_tiles(out: &mut [f32], chunk: usize, f: impl Fn(usize, &mut [f32]) + Sync + Send) {
     #[cfg(not(target_arch = "wasm32"))]
     if let Some(pool) = crate::threads::pool() {
@@ -578,6 +581,14 @@ fn par_tiles(out: &mut [f32], chunk: usize, f: impl Fn(usize, &mut [f32]) + Sync
                 .enumerate()
                 .for_each(|(t, o)| f(t, o))
         });
+        return;
+    }
+    #[cfg(all(target_arch = "wasm32", feature = "threads"))]
+    if rayon::current_num_threads() > 1 {
+        use rayon::prelude::*;
+        out.par_chunks_mut(chunk)
+            .enumerate()
+            .for_each(|(t, o)| f(t, o));
         return;
     }
     for (t, o) in out.chunks_mut(chunk).enumerate() {

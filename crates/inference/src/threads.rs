@@ -1,6 +1,11 @@
-//! How many threads the matrix products use natively. wasm32 always runs
-//! on the calling thread (a page without cross-origin isolation has no
-//! shared memory).
+//! How many threads the matrix products use. Natively, a rayon pool of
+//! [`set_threads`] threads. In wasm32, the calling thread alone, except in
+//! a build with the `threads` feature, where they split over rayon's
+//! global pool: in the browser's threaded generation worker (nightly,
+//! `+atomics`, shared memory, so only where the page is cross-origin
+//! isolated) wasm-bindgen-rayon builds that pool of Web Workers before the
+//! first product runs. Every output is computed by the same code whichever
+//! thread runs it, so the thread count never changes a result.
 
 #[cfg(not(target_arch = "wasm32"))]
 use std::sync::{Mutex, OnceLock};
@@ -52,13 +57,20 @@ pub(crate) fn pool() -> Option<std::sync::Arc<rayon::ThreadPool>> {
     .clone()
 }
 
-/// The number of threads the matrix products use now.
+/// The number of threads the matrix products use now. In a wasm32 build
+/// with `threads`, the global pool's: call it only after the pool is
+/// built (the first call of any rayon function builds a default pool,
+/// the calling thread alone in wasm, and the pool can be built once).
 pub fn current() -> usize {
     #[cfg(not(target_arch = "wasm32"))]
     {
         pool().map_or(1, |p| p.current_num_threads())
     }
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", feature = "threads"))]
+    {
+        rayon::current_num_threads()
+    }
+    #[cfg(all(target_arch = "wasm32", not(feature = "threads")))]
     {
         1
     }
