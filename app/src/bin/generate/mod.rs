@@ -1,6 +1,8 @@
-//! The generation worker's code, shared by `generate-worker` and
+//! The generation worker's code, shared by `generate-worker`,
 //! `generate-worker-relaxed` (the same source, built with and without the
-//! `relaxed-simd` feature).
+//! `relaxed-simd` feature) and `generate-worker-threads` (the relaxed one
+//! with the `threads` feature: nightly, `+atomics`, shared memory; its
+//! matrix products run on a pool of Web Workers that it starts first).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -278,9 +280,36 @@ async fn run(state: Rc<RefCell<State>>, job: Job) {
 }
 
 /// Installs the message handler. A `start` export, since wasm-bindgen
-/// does not run a worker binary's `main` by itself.
+/// does not run a worker binary's `main` by itself. In the threaded build
+/// (where wasm-bindgen runs it on the first thread only) the pool comes
+/// first: rayon's global pool can be built once, and a product run before
+/// it would build a pool of the calling thread alone.
 #[wasm_bindgen(start)]
 pub fn start() {
+    #[cfg(feature = "threads")]
+    wasm_bindgen_futures::spawn_local(async {
+        let threads = generate::threads_from_query(
+            &scope().location().search(),
+            scope().navigator().hardware_concurrency() as u32,
+        );
+        let pool = wasm_bindgen_rayon::init_thread_pool(threads);
+        match wasm_bindgen_futures::JsFuture::from(pool).await {
+            Ok(_) => serve(),
+            Err(e) => error(&format!(
+                "the thread pool of {threads} workers did not start: {}",
+                js_sys::Error::from(e)
+                    .message()
+                    .as_string()
+                    .unwrap_or_default()
+            )),
+        }
+    });
+    #[cfg(not(feature = "threads"))]
+    serve();
+}
+
+/// Answers the page's messages, then says it is ready.
+fn serve() {
     let state = Rc::new(RefCell::new(State::default()));
     common::serve(move |ev: MessageEvent| {
         let data = ev.data();
