@@ -2,7 +2,8 @@
 // generation worker (fetched only now), answers with Ollama's chunks
 // (greedy: llama.cpp's text and counts), and a long answer stops on Stop.
 // While it loads the pane shows the bytes read and a progress bar; once
-// loaded, what runs where (architecture, tensor types, graph, CPU).
+// loaded, what runs where (architecture, tensor types, graph, CPU,
+// threads).
 import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { describe, test } from 'node:test';
@@ -85,10 +86,12 @@ describe('Generate', () => {
       assert.ok(seen.some((s) => s.value > 0 && s.value < size), JSON.stringify(seen));
       assert.equal(seen.at(-1).text, `Loading the model: read ${(size / 1e6).toFixed(1)} of ${(size / 1e6).toFixed(1)} MB (100%)`);
       assert.equal(await page.getByTestId('generate-progress').isHidden(), true, 'no progress bar once loaded');
-      // the tensor types as gguf-py counts them in this file
+      // the tensor types as gguf-py counts them in this file; Auto runs the
+      // relaxed-SIMD build in Chromium, on one thread (this tab is not
+      // cross-origin isolated: it was not reloaded for it)
       assert.equal(
         await page.getByTestId('generate-runner').textContent(),
-        "llama · Q4_1 ×210, F32 ×61, Q8_0 ×1 · Promptscope's decoder · CPU wasm simd128, 1 thread",
+        "llama · Q4_1 ×210, F32 ×61, Q8_0 ×1 · Promptscope's decoder · CPU wasm relaxed-simd (fused multiply-add), 1 thread",
       );
       assert.equal(await page.getByTestId('generate-output').textContent(), 'The capital of Japan is Tokyo.');
       const lines = await chunks(app);
