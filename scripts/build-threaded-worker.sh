@@ -13,7 +13,8 @@
 #   generate-worker-threads_loader.js    the module worker the pane starts
 #                                        (assets/generate-worker-threads_loader.js)
 #   generate-worker-threads.js, generate-worker-threads_bg.wasm
-#   snippets/wasm-bindgen-rayon-*/       the pool's worker script
+#   snippets/promptscope-app-*/          the helper threads' worker script
+#                                        (app/src/bin/generate/pool.js)
 #
 #   bash scripts/build-threaded-worker.sh [OUT_DIR]
 #

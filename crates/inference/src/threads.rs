@@ -1,11 +1,14 @@
 //! How many threads the matrix products use. Natively, a rayon pool of
 //! [`set_threads`] threads. In wasm32, the calling thread alone, except in
-//! a build with the `threads` feature, where they split over rayon's
-//! global pool: in the browser's threaded generation worker (nightly,
-//! `+atomics`, shared memory, so only where the page is cross-origin
-//! isolated) wasm-bindgen-rayon builds that pool of Web Workers before the
-//! first product runs. Every output is computed by the same code whichever
+//! a build with the `threads` feature: there the browser's threaded
+//! generation worker (nightly, `+atomics`, shared memory, so only where
+//! the page is cross-origin isolated) starts helper Web Workers that run
+//! [`help`] and says how many threads there are with [`set_threads`]
+//! (`crate::web_pool`). Every output is computed by the same code whichever
 //! thread runs it, so the thread count never changes a result.
+
+#[cfg(all(target_arch = "wasm32", feature = "threads"))]
+pub use crate::web_pool::help;
 
 #[cfg(not(target_arch = "wasm32"))]
 use std::sync::{Mutex, OnceLock};
@@ -38,7 +41,9 @@ pub fn set_threads(n: usize) {
             .lock()
             .unwrap_or_else(|e| e.into_inner()) = pool;
     }
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", feature = "threads"))]
+    crate::web_pool::set_threads(n);
+    #[cfg(all(target_arch = "wasm32", not(feature = "threads")))]
     let _ = n;
 }
 
@@ -57,10 +62,7 @@ pub(crate) fn pool() -> Option<std::sync::Arc<rayon::ThreadPool>> {
     .clone()
 }
 
-/// The number of threads the matrix products use now. In a wasm32 build
-/// with `threads`, the global pool's: call it only after the pool is
-/// built (the first call of any rayon function builds a default pool,
-/// the calling thread alone in wasm, and the pool can be built once).
+/// The number of threads the matrix products use now.
 pub fn current() -> usize {
     #[cfg(not(target_arch = "wasm32"))]
     {
@@ -68,7 +70,7 @@ pub fn current() -> usize {
     }
     #[cfg(all(target_arch = "wasm32", feature = "threads"))]
     {
-        rayon::current_num_threads()
+        crate::web_pool::threads()
     }
     #[cfg(all(target_arch = "wasm32", not(feature = "threads")))]
     {

@@ -281,9 +281,8 @@ async fn run(state: Rc<RefCell<State>>, job: Job) {
 
 /// Installs the message handler. A `start` export, since wasm-bindgen
 /// does not run a worker binary's `main` by itself. In the threaded build
-/// (where wasm-bindgen runs it on the first thread only) the pool comes
-/// first: rayon's global pool can be built once, and a product run before
-/// it would build a pool of the calling thread alone.
+/// (where wasm-bindgen runs it on the first thread only) the helper
+/// threads start first.
 #[wasm_bindgen(start)]
 pub fn start() {
     #[cfg(feature = "threads")]
@@ -292,20 +291,71 @@ pub fn start() {
             &scope().location().search(),
             scope().navigator().hardware_concurrency() as u32,
         );
-        let pool = wasm_bindgen_rayon::init_thread_pool(threads);
-        match wasm_bindgen_futures::JsFuture::from(pool).await {
-            Ok(_) => serve(),
+        match pool::start(threads).await {
+            Ok(()) => serve(),
             Err(e) => error(&format!(
-                "the thread pool of {threads} workers did not start: {}",
-                js_sys::Error::from(e)
-                    .message()
-                    .as_string()
-                    .unwrap_or_default()
+                "the {} helper threads did not start: {e}",
+                threads - 1
             )),
         }
     });
     #[cfg(not(feature = "threads"))]
     serve();
+}
+
+/// The threaded build's helper threads (`inference::threads::help`).
+#[cfg(feature = "threads")]
+mod pool {
+    use wasm_bindgen::prelude::*;
+
+    #[wasm_bindgen(module = "/src/bin/generate/pool.js")]
+    extern "C" {
+        #[wasm_bindgen(js_name = startHelpers)]
+        fn start_helpers(
+            module: JsValue,
+            memory: JsValue,
+            main_js: JsValue,
+            count: usize,
+        ) -> js_sys::Promise;
+    }
+
+    #[wasm_bindgen]
+    extern "C" {
+        /// The URL of this worker's wasm-bindgen module, which the
+        /// helpers load again.
+        #[wasm_bindgen(thread_local_v2, js_namespace = ["import", "meta"], js_name = url)]
+        static MODULE_URL: js_sys::JsString;
+    }
+
+    /// A helper thread's entry (pool.js calls it once the module is
+    /// loaded): takes the products' tiles for good.
+    #[wasm_bindgen]
+    pub fn pool_helper() {
+        inference::threads::help()
+    }
+
+    /// Starts `threads - 1` helpers and waits until each has loaded the
+    /// module; from then on the products run on `threads` threads.
+    pub async fn start(threads: usize) -> Result<(), String> {
+        if threads > 1 {
+            let started = start_helpers(
+                wasm_bindgen::module(),
+                wasm_bindgen::memory(),
+                MODULE_URL.with(|u| u.clone()).into(),
+                threads - 1,
+            );
+            wasm_bindgen_futures::JsFuture::from(started)
+                .await
+                .map_err(|e| {
+                    js_sys::Error::from(e)
+                        .message()
+                        .as_string()
+                        .unwrap_or_default()
+                })?;
+        }
+        inference::threads::set_threads(threads);
+        Ok(())
+    }
 }
 
 /// Answers the page's messages, then says it is ready.
