@@ -23,6 +23,35 @@ const framed = (() => {
   }
 })();
 if ('serviceWorker' in navigator && !framed && window.isSecureContext && self.origin !== 'null') {
+  // The worker also makes the page cross-origin isolated (its answers carry
+  // COOP and COEP; the Generate pane's threads need that). A page it did
+  // not serve is not: when it takes control (the first visit, or a new
+  // sw.js), reload once, unless the user has already started working (the
+  // next visit is isolated then) or this tab already reloaded for it (a
+  // browser that does not isolate must not loop).
+  const RELOADED = 'promptscope.isolation-reload';
+  let touched = false;
+  for (const type of ['pointerdown', 'keydown', 'input', 'drop']) {
+    window.addEventListener(type, () => (touched = true), { capture: true, once: true });
+  }
+  const reloadedBefore = () => {
+    try {
+      return sessionStorage.getItem(RELOADED) !== null;
+    } catch {
+      return true;
+    }
+  };
+  if (!window.crossOriginIsolated) {
+    navigator.serviceWorker.addEventListener('controllerchange', () => {
+      if (touched || window.crossOriginIsolated || reloadedBefore()) return;
+      try {
+        sessionStorage.setItem(RELOADED, String(Date.now()));
+      } catch {
+        return;
+      }
+      window.location.reload();
+    });
+  }
   navigator.serviceWorker.register(new URL('sw.js', document.baseURI)).catch((err) => {
     console.warn('Promptscope: offline support unavailable:', err);
   });

@@ -6,7 +6,22 @@
 // never change, so they are served cache-first; the page, boot.js and the
 // other unhashed files go to the network first and fall back to the cache,
 // so a new deployment is picked up as soon as the network allows.
+//
+// Every answer it gives carries Cross-Origin-Opener-Policy: same-origin and
+// Cross-Origin-Embedder-Policy: require-corp (the coi-serviceworker
+// technique): a static host cannot be asked for headers, and with them the
+// page is cross-origin isolated, so it has SharedArrayBuffer and the
+// Generate pane can run its threaded worker. The app loads nothing from
+// other origins (its CSP forbids it), so require-corp blocks nothing. A
+// page loaded before this worker controlled it is not isolated: boot.js
+// reloads it once when the worker takes control. An iframe (`?embed=1`) is
+// isolated only where its host page is; COOP is ignored in a frame and
+// COEP only asks the same of the frame's own subresources.
 const CACHE = 'promptscope-v1';
+const ISOLATION = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
 const HASHED = /-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$/;
 
 // Everything index.html names (hashed module, wasm, CSS, boot.js), icons,
@@ -84,10 +99,19 @@ async function networkFirst(request) {
   }
 }
 
+// The answer with the isolation headers (an opaque or error answer has no
+// headers to add to; the cache keeps answers as the server sent them).
+function isolated(res) {
+  if (res.type === 'opaque' || res.type === 'error' || res.status === 0) return res;
+  const headers = new Headers(res.headers);
+  for (const [name, value] of Object.entries(ISOLATION)) headers.set(name, value);
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+}
+
 self.addEventListener('fetch', (event) => {
   const { request } = event;
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  event.respondWith(HASHED.test(url.pathname) ? cacheFirst(request) : networkFirst(request));
+  event.respondWith((HASHED.test(url.pathname) ? cacheFirst(request) : networkFirst(request)).then(isolated));
 });

@@ -9,6 +9,9 @@
 #
 # Expects a Debian machine with rustup/cargo, node 20/npm and apt-get. Pinned:
 #   wasm32-unknown-unknown target, wasm-bindgen-cli 0.2.129, trunk 0.21.14,
+#   the nightly toolchain ($PROMPTSCOPE_NIGHTLY, default `nightly`) with its
+#   rust-src, clippy and wasm32 target and the standard library's crates,
+#   for the threaded generation worker (scripts/build-threaded-worker.sh),
 #   npm packages from package-lock.json (binaryen 132 for wasm-opt, playwright-core),
 #   Debian chromium + chromium-driver.
 # No tool is allowed to download a browser or a prebuilt binary: Trunk runs
@@ -57,6 +60,33 @@ promptscope_setup() (
     else
       log "installing rust component $component"
       rustup component add "$component"
+    fi
+  done
+
+  # Nightly Rust for the threaded generation worker: `-Z build-std` rebuilds
+  # the standard library with atomics (rust-src), for wasm32, linted by
+  # clippy-driver as it builds (scripts/build-threaded-worker.sh).
+  local nightly="${PROMPTSCOPE_NIGHTLY:-nightly}"
+  if rustup run "$nightly" rustc --version >/dev/null 2>&1; then
+    log "rust toolchain $nightly: present ($(rustup run "$nightly" rustc --version))"
+  else
+    log "installing rust toolchain $nightly"
+    rustup toolchain install "$nightly" --profile minimal
+  fi
+  if grep -qx wasm32-unknown-unknown <<<"$(rustup target list --installed --toolchain "$nightly")"; then
+    log "rust target wasm32-unknown-unknown ($nightly): present"
+  else
+    log "installing rust target wasm32-unknown-unknown ($nightly)"
+    rustup target add wasm32-unknown-unknown --toolchain "$nightly"
+  fi
+  local nightly_components
+  nightly_components="$(rustup component list --installed --toolchain "$nightly")"
+  for component in rust-src clippy; do
+    if grep -q "^$component" <<<"$nightly_components"; then
+      log "rust component $component ($nightly): present"
+    else
+      log "installing rust component $component ($nightly)"
+      rustup component add "$component" --toolchain "$nightly"
     fi
   done
 
@@ -123,6 +153,9 @@ promptscope_setup() (
   # Download every crate now: Trunk builds with `cargo --offline`.
   log "cargo fetch"
   cargo fetch --quiet
+  # and the crates of nightly's standard library, which -Z build-std builds
+  log "cargo +$nightly fetch -Z build-std (the standard library's crates)"
+  cargo "+$nightly" fetch --quiet -Z build-std=std,panic_abort --target wasm32-unknown-unknown
 
   log "done (CARGO_TARGET_DIR=$CARGO_TARGET_DIR)"
 )

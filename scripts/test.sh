@@ -4,7 +4,9 @@
 #   inference crate for wasm32),
 #   cargo test (native crates, the app's logic library, and the app's
 #   components in headless Chromium via wasm-bindgen-test), trunk build
-#   --release (into dist/), the /v1 routes' answers read by the official
+#   --release (into dist/; its post_build hook builds the threaded
+#   generation worker with nightly Rust, scripts/build-threaded-worker.sh,
+#   linted by clippy as it compiles), the /v1 routes' answers read by the official
 #   openai and anthropic Python clients (scripts/python-clients.sh), and the
 #   browser end-to-end tests (node --test + playwright-core + Debian Chromium).
 # Keeps going after a failure where later steps still make sense (cargo test
@@ -145,6 +147,9 @@ step clippy-wasm cargo clippy --target wasm32-unknown-unknown -p promptscope-app
 # with relaxed-simd, both kinds of kernels)
 step clippy-wasm-inference cargo clippy --target wasm32-unknown-unknown -p promptscope-inference --lib --features relaxed-simd -- -D warnings
 step clippy-wasm-gpu cargo clippy --target wasm32-unknown-unknown -p promptscope-gpu --all-targets -- -D warnings
+# and with threads (the matrix products on the web pool: the threaded
+# worker's build; on stable wasm32, without atomics, the calling thread)
+step clippy-wasm-threads cargo clippy --target wasm32-unknown-unknown -p promptscope-inference --lib --features relaxed-simd,threads -- -D warnings
 step test-native cargo test --no-fail-fast --workspace --exclude promptscope-app
 # The app's pure logic (state, share links, curl, highlighting, messages,
 # examples, the engine call) is a library without Leptos: its tests run natively.

@@ -454,16 +454,81 @@ pub fn summarize(lines: &[String]) -> Summary {
     s
 }
 
+/// What this browser offers the generation workers, as the Generate pane
+/// reads it once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Browser {
+    /// `WebAssembly.validate` accepts relaxed SIMD ([`relaxed_simd_probe`]).
+    pub relaxed_simd: bool,
+    /// `crossOriginIsolated` is true and `SharedArrayBuffer` exists: a
+    /// wasm module's memory can be shared between Web Workers.
+    pub shared_memory: bool,
+    /// `navigator.hardwareConcurrency` (0: not reported).
+    pub cores: u32,
+}
+
+impl Browser {
+    /// Whether the threaded worker can start here: shared memory, and
+    /// relaxed SIMD, which it is compiled with.
+    pub fn has_threads(self) -> bool {
+        self.shared_memory && self.relaxed_simd
+    }
+}
+
+/// The most threads the threaded worker's pool gets: generating one token
+/// reads every weight once, so past a few cores memory bandwidth, not
+/// arithmetic, bounds it, and each thread is a Web Worker holding its own
+/// stack.
+pub const MAX_THREADS: usize = 8;
+
+/// The threaded worker's pool for a machine of `cores` logical cores
+/// (`navigator.hardwareConcurrency`; 0 when not reported): one thread a
+/// core, at least 1 and at most [`MAX_THREADS`]. The worker that asks the
+/// pool to multiply waits meanwhile, so it takes no core of its own.
+pub fn pool_threads(cores: u32) -> usize {
+    (cores as usize).clamp(1, MAX_THREADS)
+}
+
+/// The pool size the threaded worker starts with: `threads=N` in its
+/// URL's query (`search`, as `location.search` gives it; the pane and the
+/// tests set it), between 1 and [`MAX_THREADS`], else [`pool_threads`] of
+/// `cores`.
+pub fn threads_from_query(search: &str, cores: u32) -> usize {
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("threads="))
+        .and_then(|n| n.parse::<usize>().ok())
+        .map_or_else(|| pool_threads(cores), |n| n.clamp(1, MAX_THREADS))
+}
+
+/// The worker to start: its loader's URL and whether it is a module
+/// worker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkerStart {
+    /// Relative to the page.
+    pub url: String,
+    /// A module worker (`{type: "module"}`): the threaded worker is
+    /// wasm-bindgen's `--target web` output; Trunk's loaders are classic.
+    pub module: bool,
+}
+
 /// Which build of the generation worker runs a job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Engine {
-    /// The fastest this browser has: WebGPU where `navigator.gpu` gives an
-    /// adapter (the CPU where the model cannot run there), else the CPU
-    /// with relaxed SIMD where it validates.
+    /// The fastest this browser has: WebGPU where `navigator.gpu` gives a
+    /// hardware adapter (a software one, such as SwiftShader, is slower
+    /// than the CPU; the CPU runs where the model cannot run there), else
+    /// threads where the page is cross-origin isolated, else relaxed SIMD
+    /// where it validates, else simd128.
     #[default]
     Auto,
-    /// WebGPU only (an error where it cannot run).
+    /// WebGPU only, on any adapter (an error where it cannot run).
     WebGpu,
+    /// The relaxed-SIMD kernels with the matrix products split over a
+    /// pool of Web Workers (wasm threads), each output computed as on one
+    /// thread. Offered only where [`Browser::has_threads`].
+    CpuThreads,
     /// The CPU kernels with relaxed SIMD (fused multiply-adds, byte dot
     /// products); where the machine's `relaxed_madd` is not fused the
     /// worker runs the simd128 kernels itself.
@@ -474,18 +539,29 @@ pub enum Engine {
 
 impl Engine {
     /// Every choice, in the order the pane lists them.
-    pub const ALL: [Engine; 4] = [
+    pub const ALL: [Engine; 5] = [
         Engine::Auto,
         Engine::WebGpu,
+        Engine::CpuThreads,
         Engine::CpuRelaxed,
         Engine::CpuSimd128,
     ];
+
+    /// The choices the pane lists in `browser`: the threaded engine only
+    /// where it can start.
+    pub fn offered(browser: Browser) -> Vec<Engine> {
+        Engine::ALL
+            .into_iter()
+            .filter(|e| *e != Engine::CpuThreads || browser.has_threads())
+            .collect()
+    }
 
     /// The key the pane's select and its saved setting use.
     pub fn key(self) -> &'static str {
         match self {
             Engine::Auto => "auto",
             Engine::WebGpu => "webgpu",
+            Engine::CpuThreads => "cpu-threads",
             Engine::CpuRelaxed => "cpu-relaxed",
             Engine::CpuSimd128 => "cpu-simd128",
         }
@@ -496,15 +572,31 @@ impl Engine {
         Engine::ALL.into_iter().find(|e| e.key() == key)
     }
 
-    /// The worker's loader to start, given whether the browser validates
-    /// relaxed SIMD ([`relaxed_simd_probe`]); an engine the browser lacks
-    /// falls back to the one it has.
-    pub fn worker(self, relaxed_simd: bool) -> &'static str {
+    /// The worker to start in `browser`; an engine the browser lacks falls
+    /// back to the best one it has (a saved choice of threads, in a page
+    /// that is not isolated, such as an iframe in a plain page, runs as
+    /// Auto does there).
+    pub fn worker(self, browser: Browser) -> WorkerStart {
+        let classic = |url: &str| WorkerStart {
+            url: url.to_string(),
+            module: false,
+        };
         match self {
-            Engine::Auto | Engine::WebGpu | Engine::CpuRelaxed if relaxed_simd => {
-                "./generate-worker-relaxed_loader.js"
+            // the GPU path runs in a single-threaded worker
+            Engine::WebGpu if browser.relaxed_simd => {
+                classic("./generate-worker-relaxed_loader.js")
             }
-            _ => "./generate-worker_loader.js",
+            Engine::Auto | Engine::CpuThreads if browser.has_threads() => WorkerStart {
+                url: format!(
+                    "./generate-worker-threads_loader.js?threads={}",
+                    pool_threads(browser.cores)
+                ),
+                module: true,
+            },
+            Engine::Auto | Engine::CpuThreads | Engine::CpuRelaxed if browser.relaxed_simd => {
+                classic("./generate-worker-relaxed_loader.js")
+            }
+            _ => classic("./generate-worker_loader.js"),
         }
     }
 
@@ -513,7 +605,7 @@ impl Engine {
         match self {
             Engine::Auto => GpuChoice::Prefer,
             Engine::WebGpu => GpuChoice::Require,
-            Engine::CpuRelaxed | Engine::CpuSimd128 => GpuChoice::Off,
+            Engine::CpuThreads | Engine::CpuRelaxed | Engine::CpuSimd128 => GpuChoice::Off,
         }
     }
 }
@@ -524,7 +616,8 @@ impl Engine {
 pub enum GpuChoice {
     /// On the CPU.
     Off,
-    /// On WebGPU where it can, else on the CPU (the runner line says why).
+    /// On WebGPU where the adapter is a hardware one and the model runs
+    /// there, else on the CPU (the runner line says why).
     Prefer,
     /// On WebGPU, or an error.
     Require,
@@ -601,13 +694,27 @@ mod tests {
         assert_eq!(Engine::from_key("gpu"), None);
         let relaxed = "./generate-worker-relaxed_loader.js";
         let plain = "./generate-worker_loader.js";
-        assert_eq!(Engine::Auto.worker(true), relaxed);
-        assert_eq!(Engine::Auto.worker(false), plain);
-        assert_eq!(Engine::CpuRelaxed.worker(false), plain);
-        assert_eq!(Engine::CpuSimd128.worker(true), plain);
-        assert_eq!(Engine::WebGpu.worker(true), relaxed);
+        let url = |e: Engine, b: Browser| e.worker(b).url;
+        let simd_only = Browser::default();
+        let with_relaxed = Browser {
+            relaxed_simd: true,
+            ..Browser::default()
+        };
+        assert_eq!(url(Engine::Auto, with_relaxed), relaxed);
+        assert_eq!(url(Engine::Auto, simd_only), plain);
+        assert_eq!(url(Engine::CpuRelaxed, simd_only), plain);
+        assert_eq!(url(Engine::CpuSimd128, with_relaxed), plain);
+        // no isolation (a plain page, an iframe in one): threads fall back
+        assert_eq!(url(Engine::CpuThreads, with_relaxed), relaxed);
+        assert_eq!(url(Engine::CpuThreads, simd_only), plain);
+        assert_eq!(url(Engine::WebGpu, with_relaxed), relaxed);
+        assert_eq!(url(Engine::WebGpu, simd_only), plain);
+        for e in Engine::ALL {
+            assert!(!e.worker(with_relaxed).module);
+        }
         assert_eq!(Engine::Auto.gpu(), GpuChoice::Prefer);
         assert_eq!(Engine::WebGpu.gpu(), GpuChoice::Require);
+        assert_eq!(Engine::CpuThreads.gpu(), GpuChoice::Off);
         assert_eq!(Engine::CpuSimd128.gpu(), GpuChoice::Off);
         for c in [GpuChoice::Off, GpuChoice::Prefer, GpuChoice::Require] {
             assert_eq!(GpuChoice::from_key(c.key()), Some(c));
@@ -623,6 +730,82 @@ mod tests {
             "gemma3 · Q5_0 ×81, Q4_K ×27 · Promptscope's decoder · WebGPU google swiftshader \
              fallback (features: subgroups) · 200 MiB of weights on the GPU, KV cache for 2048 tokens"
         );
+    }
+
+    #[test]
+    fn an_isolated_page_runs_the_threaded_worker() {
+        let isolated = Browser {
+            relaxed_simd: true,
+            shared_memory: true,
+            cores: 4,
+        };
+        let threads = WorkerStart {
+            url: "./generate-worker-threads_loader.js?threads=4".into(),
+            module: true,
+        };
+        assert_eq!(Engine::Auto.worker(isolated), threads);
+        assert_eq!(Engine::CpuThreads.worker(isolated), threads);
+        // WebGPU runs in the single-threaded relaxed worker
+        assert_eq!(
+            Engine::WebGpu.worker(isolated).url,
+            "./generate-worker-relaxed_loader.js"
+        );
+        // the single-threaded builds stay chosen where asked for
+        assert_eq!(
+            Engine::CpuRelaxed.worker(isolated).url,
+            "./generate-worker-relaxed_loader.js"
+        );
+        assert_eq!(
+            Engine::CpuSimd128.worker(isolated).url,
+            "./generate-worker_loader.js"
+        );
+        // the threaded build has relaxed SIMD in it: without it, no threads
+        let no_relaxed = Browser {
+            relaxed_simd: false,
+            ..isolated
+        };
+        assert!(!no_relaxed.has_threads());
+        assert_eq!(
+            Engine::CpuThreads.worker(no_relaxed).url,
+            "./generate-worker_loader.js"
+        );
+    }
+
+    #[test]
+    fn the_threaded_engine_is_offered_only_where_it_starts() {
+        let mut b = Browser {
+            relaxed_simd: true,
+            shared_memory: false,
+            cores: 8,
+        };
+        assert_eq!(
+            Engine::offered(b),
+            [
+                Engine::Auto,
+                Engine::WebGpu,
+                Engine::CpuRelaxed,
+                Engine::CpuSimd128
+            ]
+        );
+        b.shared_memory = true;
+        assert_eq!(Engine::offered(b), Engine::ALL);
+    }
+
+    #[test]
+    fn the_pool_has_a_thread_a_core_within_bounds() {
+        assert_eq!(pool_threads(0), 1);
+        assert_eq!(pool_threads(1), 1);
+        assert_eq!(pool_threads(2), 2);
+        assert_eq!(pool_threads(6), 6);
+        assert_eq!(pool_threads(64), MAX_THREADS);
+        // the worker's query wins, within the same bounds
+        assert_eq!(threads_from_query("?threads=2", 16), 2);
+        assert_eq!(threads_from_query("?a=b&threads=3", 16), 3);
+        assert_eq!(threads_from_query("threads=0", 16), 1);
+        assert_eq!(threads_from_query("?threads=99", 2), MAX_THREADS);
+        assert_eq!(threads_from_query("", 4), 4);
+        assert_eq!(threads_from_query("?threads=x", 4), 4);
+        assert_eq!(threads_from_query("?nthreads=2", 4), 4);
     }
 
     #[test]

@@ -1,13 +1,15 @@
-// Prompt-evaluation and generation speed in headless Chromium (wasm, one
-// thread): Promptscope's generation workers (the relaxed-SIMD build the
-// Generate pane runs in Chromium, and the simd128 build) against wllama (llama.cpp
-// compiled to wasm, npm @wllama/wllama, its single-thread build) in the same
-// page and run, and both against native llama.cpp (llama-cpp-python, one
-// thread) measured in the same run, for SmolLM2-135M-Instruct Q4_1 and,
-// when they are in the model cache, SmolLM2 Q4_K_M and Q8_0 and Gemma 3
-// 270M Q4_K_M. The native side of Promptscope is `cargo bench -p
-// promptscope-inference --bench generate`, with the same prompt
-// (crates/inference/benches/prompt.txt).
+// Prompt-evaluation and generation speed in headless Chromium (wasm):
+// Promptscope's generation workers on one thread (the relaxed-SIMD build
+// and the simd128 build) and on THREADS threads (the threaded build, which
+// the Generate pane runs where the page is cross-origin isolated) against
+// wllama (llama.cpp compiled to wasm, npm @wllama/wllama: one wasm, which
+// runs multi-threaded where the page is isolated) on one thread and on
+// THREADS threads, in the same page and run, and all against native
+// llama.cpp (llama-cpp-python, one thread) measured in the same run, for
+// SmolLM2-135M-Instruct Q4_1 and, when they are in the model cache,
+// SmolLM2 Q4_K_M and Q8_0 and Gemma 3 270M Q4_K_M. The native side of
+// Promptscope is `cargo bench -p promptscope-inference --bench generate`,
+// with the same prompt (crates/inference/benches/prompt.txt).
 //
 //   trunk build --release && node tests/bench/generate-wasm.mjs [MODEL.gguf ...]
 //
@@ -16,11 +18,15 @@
 // best run counts. Both report their own timings: the worker's final chunk
 // (Ollama's prompt_eval_duration and eval_duration) and wllama's
 // llama-server timings (prompt_ms and predicted_ms). Neither counts
-// loading. The page is not cross-origin isolated, so both run on one
-// thread, as in an embedded iframe; wllama is given n_threads 1 and its
-// single-thread wasm. The prompt token counts of both are printed (they
-// must agree: both add BOS as llama.cpp does). A model that does not load
-// in one engine is reported and the others still run.
+// loading. The page is served with COOP and COEP, so it is cross-origin
+// isolated (as the app is, through its service worker): the single-thread
+// rows are Promptscope's single-threaded builds and wllama with n_threads
+// 1; the threaded rows Promptscope's threaded build with a pool of THREADS
+// and wllama with n_threads THREADS (and n_gpu_layers 0); each is compared
+// with its like. The prompt token counts are printed (they must agree:
+// both add BOS as llama.cpp does), and the threaded build's text must be
+// the single-threaded one's. A model that does not load in one engine is
+// reported and the others still run.
 //
 // The models come from the model cache that scripts/fetch-models.sh fills
 // ($PROMPTSCOPE_CACHE), or the paths given; llama.cpp from
@@ -35,10 +41,15 @@ import { openBrowser } from '../e2e/support/browser.mjs';
 import { DIST, ROOT } from '../e2e/support/harness.mjs';
 import { greedyDifference, startWorkerPage } from '../e2e/support/worker-page.mjs';
 
-// the generation worker builds, the first the one Chromium's Generate pane runs
+// the threads of the threaded rows (Promptscope's pool, wllama's n_threads)
+const THREADS = 2;
+// the generation worker builds and their threads; the first is the one
+// Chromium's Generate pane runs where the page is not isolated, the last
+// where it is
 const BUILDS = [
-  ['generate-worker-relaxed', 'promptscope relaxed (wasm)'],
-  ['generate-worker', 'promptscope simd128 (wasm)'],
+  ['generate-worker-relaxed', 'promptscope relaxed (wasm)', 1],
+  ['generate-worker', 'promptscope simd128 (wasm)', 1],
+  ['generate-worker-threads', `promptscope ${THREADS} threads (wasm)`, THREADS],
 ];
 const N_GEN = 64;
 const RUNS = 3;
@@ -55,17 +66,20 @@ const WLLAMA = path.join(ROOT, 'node_modules/@wllama/wllama/esm');
 const LLAMA_PYTHON =
   process.env.PROMPTSCOPE_LLAMA_PYTHON ?? path.join(os.homedir(), '.cache/promptscope/venv-llama/bin/python');
 
-// wllama in the same page: llama.cpp's server context in wasm, one thread.
-// Returns {prompt_n, prompt_ms, gen_n, gen_ms, text} per run.
+// wllama in the same page: llama.cpp's server context in wasm, on
+// nThreads threads (the CPU only). Returns {prompt_n, prompt_ms, gen_n,
+// gen_ms, text, multi, threads} per run.
 const WLLAMA_SCRIPT = `
 import { Wllama } from './wllama/index.js';
 
-window.wllamaRuns = async (model, prompt, nGen, nCtx, runs) => {
-  // 3.13 ships one wasm (esm/wasm/wllama.wasm); it runs single-threaded
-  // where the page is not cross-origin isolated
+window.wllamaRuns = async (model, prompt, nGen, nCtx, runs, nThreads) => {
+  // 3.13 ships one wasm (esm/wasm/wllama.wasm); it runs multi-threaded
+  // where the page is cross-origin isolated
   const w = new Wllama({ default: './wllama/wasm/wllama.wasm' }, { suppressNativeLog: true });
   const blob = await (await fetch('./models/' + model)).blob();
-  await w.loadModel([new File([blob], model)], { n_threads: 1, n_ctx: nCtx, n_batch: 512, warmup: false });
+  await w.loadModel([new File([blob], model)], {
+    n_threads: nThreads, n_gpu_layers: 0, n_ctx: nCtx, n_batch: 512, warmup: false,
+  });
   const multi = w.isMultithread();
   const threads = w.getNumThreads();
   const results = [];
@@ -110,21 +124,23 @@ function llamaCpp(file) {
 }
 
 const row = (name, r) =>
-  `  ${name.padEnd(24)} prompt eval ${r.pp.toFixed(1).padStart(7)} tok/s (${r.prompt_n} tokens)   ` +
+  `  ${name.padEnd(36)} prompt eval ${r.pp.toFixed(1).padStart(7)} tok/s (${r.prompt_n} tokens)   ` +
   `generation ${r.tg.toFixed(1).padStart(6)} tok/s (${r.gen_n} tokens)`;
 const ratio = (name, a, b) =>
-  `  ${name.padEnd(24)} prompt eval ${(a.pp / b.pp).toFixed(2).padStart(7)}x${' '.repeat(18)}` +
+  `  ${name.padEnd(36)} prompt eval ${(a.pp / b.pp).toFixed(2).padStart(7)}x${' '.repeat(18)}` +
   `generation ${(a.tg / b.tg).toFixed(2).padStart(6)}x`;
 const why = (e) => e.message.replace(/^page\.evaluate: (Error: )?/, '').split('\n')[0];
 
 async function bench(page, file, version) {
   const name = path.basename(file);
-  console.log(`\n${name}: one thread, greedy, ${N_GEN} tokens after the prompt, best of ${RUNS}`);
-  // both worker builds: relaxed SIMD (what Chromium runs) and simd128
+  console.log(`\n${name}: greedy, ${N_GEN} tokens after the prompt, best of ${RUNS}`);
+  // every worker build: relaxed SIMD and simd128 on one thread, threads
   const builds = {};
-  for (const [build, label] of BUILDS) {
+  for (const [build, label, threads] of BUILDS) {
     try {
-      const r = await page.evaluate((a) => window.promptscopeRuns(...a), [name, Array(RUNS).fill(PROMPT), N_GEN, N_CTX, build]);
+      const r = await page.evaluate((a) => window.promptscopeRuns(...a), [
+        name, Array(RUNS).fill(PROMPT), N_GEN, N_CTX, build, threads,
+      ]);
       console.log(`  ${label} runs: ${r.loaded.runner}`);
       builds[label] = best(r.runs);
       console.log(row(label, builds[label]));
@@ -132,21 +148,40 @@ async function bench(page, file, version) {
       console.log(`  ${label}: did not run: ${why(e)}`);
     }
   }
-  let ours = builds[BUILDS[0][1]] ?? null;
-  let theirs = null;
-  try {
-    const r = await page.evaluate((a) => window.wllamaRuns(...a), [name, PROMPT, N_GEN, N_CTX, RUNS]);
-    theirs = best(r);
-    console.log(row(`wllama ${version} (wasm)`, theirs) + (r[0].multi ? ', multi-thread' : ', single-thread') + `, ${r[0].threads} thread(s)`);
-  } catch (e) {
-    console.log(`  wllama ${version} (wasm): did not run: ${why(e)}`);
+  // wllama on one thread and on THREADS threads
+  const wllama = {};
+  for (const threads of [1, THREADS]) {
+    const label = `wllama ${version} ${threads === 1 ? '1 thread' : `${threads} threads`} (wasm)`;
+    try {
+      const r = await page.evaluate((a) => window.wllamaRuns(...a), [name, PROMPT, N_GEN, N_CTX, RUNS, threads]);
+      wllama[threads] = best(r);
+      console.log(row(label, wllama[threads]) + (r[0].multi ? ', multi-thread build' : ', single-thread build') + `, ${r[0].threads} thread(s)`);
+    } catch (e) {
+      console.log(`  ${label}: did not run: ${why(e)}`);
+    }
   }
   const native = llamaCpp(file);
   if (native) console.log(row('llama.cpp (native)', native));
   else console.log('  llama.cpp (native): not available (set PROMPTSCOPE_LLAMA_PYTHON to a Python with llama_cpp)');
-  if (theirs) {
-    for (const [label, r] of Object.entries(builds)) console.log(ratio(`${label.replace(' (wasm)', '')} / wllama`, r, theirs));
+  // each build against wllama on as many threads
+  for (const [, label, threads] of BUILDS) {
+    const r = builds[label];
+    const theirs = wllama[threads];
+    if (r && theirs) console.log(ratio(`${label.replace(' (wasm)', '')} / wllama ${threads}t`, r, theirs));
   }
+  const single = builds[BUILDS[0][1]];
+  const threaded = builds[BUILDS[2][1]];
+  if (single && threaded) {
+    console.log(ratio(`${THREADS} threads / 1 thread`, threaded, single));
+    console.log(
+      threaded.text === single.text && threaded.gen_n === single.gen_n && threaded.prompt_n === single.prompt_n
+        ? `  threads: the same ${threaded.gen_n} tokens as one thread (${threaded.text.length} characters)`
+        : `  threads: NOT the single-threaded answer (${threaded.gen_n} vs ${single.gen_n} tokens)`,
+    );
+  }
+  if (wllama[1] && wllama[THREADS]) console.log(ratio(`wllama ${THREADS} threads / 1 thread`, wllama[THREADS], wllama[1]));
+  const ours = single;
+  const theirs = wllama[1];
   if (ours && theirs) {
     if (ours.prompt_n !== theirs.prompt_n)
       console.log(`  prompt tokens differ: promptscope ${ours.prompt_n}, wllama ${theirs.prompt_n}`);
@@ -162,7 +197,7 @@ async function bench(page, file, version) {
   for (const [label, r] of Object.entries(builds)) {
     if (native) console.log(ratio(`${label.replace(' (wasm)', '')} / llama.cpp`, r, native));
   }
-  if (native && theirs) console.log(ratio('wllama / llama.cpp', theirs, native));
+  if (native && theirs) console.log(ratio('wllama 1t / llama.cpp', theirs, native));
   if (process.env.VERBOSE) console.log(JSON.stringify({ ours: ours?.text, theirs: theirs?.text }, null, 1));
 }
 
@@ -173,6 +208,7 @@ async function main() {
     : [SMOL, ...OPTIONAL.map((f) => path.join(CACHE, f)).filter((f) => existsSync(f))];
   for (const [what, file] of [
     ['the release build (trunk build --release)', path.join(DIST, 'generate-worker_loader.js')],
+    ['the threaded worker (trunk build --release runs scripts/build-threaded-worker.sh)', path.join(DIST, 'generate-worker-threads_loader.js')],
     ['@wllama/wllama (npm ci)', path.join(WLLAMA, 'index.js')],
     ...files.map((f) => ['a model (scripts/fetch-models.sh)', f]),
   ]) {
@@ -183,7 +219,7 @@ async function main() {
   }
   const version = JSON.parse(readFileSync(path.join(WLLAMA, '../package.json'), 'utf8')).version;
   const models = Object.fromEntries(files.map((f) => [path.basename(f), f]));
-  const served = await startWorkerPage({ script: WLLAMA_SCRIPT, models, links: { wllama: WLLAMA } });
+  const served = await startWorkerPage({ script: WLLAMA_SCRIPT, models, links: { wllama: WLLAMA }, isolated: true });
   const browser = await openBrowser();
   try {
     await browser.page.goto(served.server.url);

@@ -116,7 +116,7 @@ describe('the WebGPU path against the CPU path', () => {
       const prompts = goldens.map((g) => g.prompt);
       const first = goldens.map((g) => g.prompt_ids);
       const run = (gpu) =>
-        browser.page.evaluate((a) => window.promptscopeRuns(...a), ['smollm2.gguf', prompts, N_GEN, N_CTX, 'generate-worker-relaxed', gpu, first]);
+        browser.page.evaluate((a) => window.promptscopeRuns(...a), ['smollm2.gguf', prompts, N_GEN, N_CTX, 'generate-worker-relaxed', 1, gpu, first]);
       const gpu = await run('require');
       const cpu = await run('off');
       assert.match(gpu.loaded.runner, / · WebGPU /);

@@ -2,8 +2,8 @@
 // generation worker (fetched only now), answers with Ollama's chunks
 // (greedy: llama.cpp's text and counts), and a long answer stops on Stop.
 // While it loads the pane shows the bytes read and a progress bar; once
-// loaded, what runs where (architecture, tensor types, graph, CPU, and
-// why not WebGPU).
+// loaded, what runs where (architecture, tensor types, graph, CPU,
+// threads, and why not WebGPU).
 import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { describe, test } from 'node:test';
@@ -87,8 +87,9 @@ describe('Generate', () => {
       assert.equal(seen.at(-1).text, `Loading the model: read ${(size / 1e6).toFixed(1)} of ${(size / 1e6).toFixed(1)} MB (100%)`);
       assert.equal(await page.getByTestId('generate-progress').isHidden(), true, 'no progress bar once loaded');
       // the tensor types as gguf-py counts them in this file; Auto runs the
-      // relaxed-SIMD worker, and on the CPU here (this browser has no
-      // WebGPU; generate-webgpu.spec.mjs runs it where it has)
+      // relaxed-SIMD worker on one thread (this tab is not cross-origin
+      // isolated: it was not reloaded for it), and on the CPU (this browser
+      // has no WebGPU; generate-webgpu.spec.mjs runs it where it has)
       assert.match(
         await page.getByTestId('generate-runner').textContent(),
         /^llama · Q4_1 ×210, F32 ×61, Q8_0 ×1 · Promptscope's decoder · CPU wasm relaxed-simd \(fused multiply-add\), 1 thread \(WebGPU: not available \(.+\)\)$/,

@@ -38,6 +38,7 @@ fn engine_label(e: Engine) -> &'static str {
     match e {
         Engine::Auto => "generate.engine.auto",
         Engine::WebGpu => "generate.engine.webgpu",
+        Engine::CpuThreads => "generate.engine.cpu-threads",
         Engine::CpuRelaxed => "generate.engine.cpu-relaxed",
         Engine::CpuSimd128 => "generate.engine.cpu-simd128",
     }
@@ -52,6 +53,27 @@ fn has_relaxed_simd() -> bool {
         .unwrap_or(false);
     }
     HAS.with(|h| *h)
+}
+
+/// What this browser offers the workers (read once): relaxed SIMD, shared
+/// memory (`crossOriginIsolated` and `SharedArrayBuffer`: the service
+/// worker's COOP/COEP headers make the page isolated; an iframe is only
+/// where its host page is) and the core count.
+fn browser_caps() -> generate::Browser {
+    let global = js_sys::global();
+    let isolated = js_sys::Reflect::get(&global, &"crossOriginIsolated".into())
+        .ok()
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
+    let sab = js_sys::Reflect::has(&global, &"SharedArrayBuffer".into()).unwrap_or(false);
+    let cores = web_sys::window()
+        .map(|w| w.navigator().hardware_concurrency())
+        .unwrap_or(0.0);
+    generate::Browser {
+        relaxed_simd: has_relaxed_simd(),
+        shared_memory: isolated && sab,
+        cores: cores as u32,
+    }
 }
 
 /// The pane.
@@ -97,11 +119,12 @@ pub fn GeneratePane() -> impl IntoView {
             .and_then(|k| Engine::from_key(&k))
             .unwrap_or_default(),
     );
-    let worker_url = StoredValue::new_local(None::<&'static str>);
+    let caps = browser_caps();
+    let worker_url = StoredValue::new_local(None::<String>);
     let spawn = move || -> Option<web_sys::Worker> {
-        let url = engine.get_untracked().worker(has_relaxed_simd());
+        let start = engine.get_untracked().worker(caps);
         if let Some(w) = worker.get_value() {
-            if worker_url.get_value() == Some(url) {
+            if worker_url.get_value().as_deref() == Some(start.url.as_str()) {
                 return Some(w);
             }
             // another build was chosen: the old worker and its model go
@@ -111,8 +134,15 @@ pub fn GeneratePane() -> impl IntoView {
             queue.set_value(Vec::new());
             loaded_name.set_value(None);
         }
-        worker_url.set_value(Some(url));
-        let w = match web_sys::Worker::new(url) {
+        worker_url.set_value(Some(start.url.clone()));
+        let made = if start.module {
+            let options = web_sys::WorkerOptions::new();
+            options.set_type(web_sys::WorkerType::Module);
+            web_sys::Worker::new_with_options(&start.url, &options)
+        } else {
+            web_sys::Worker::new(&start.url)
+        };
+        let w = match made {
             Ok(w) => w,
             Err(e) => {
                 phase.set(Phase::Error(format!("{e:?}")));
@@ -167,8 +197,20 @@ pub fn GeneratePane() -> impl IntoView {
                 _ => {}
             }
         });
-        // the listener lives as long as the worker, for the page's life
+        // a worker that cannot start (its script missing, a module the
+        // browser refuses) says so here, not with a message
+        let on_error = EventListener::new(&w, "error", move |ev| {
+            let why = js_sys::Reflect::get(ev, &JsValue::from_str("message"))
+                .ok()
+                .and_then(|m| m.as_string())
+                .filter(|m| !m.is_empty())
+                .unwrap_or_else(|| "the generation worker did not start".to_string());
+            loaded_name.set_value(None);
+            phase.set(Phase::Error(why));
+        });
+        // the listeners live as long as the worker, for the page's life
         on_message.forget();
+        on_error.forget();
         worker.set_value(Some(w.clone()));
         Some(w)
     };
@@ -320,7 +362,7 @@ pub fn GeneratePane() -> impl IntoView {
                                 engine.set(e);
                             }
                         }>
-                        {Engine::ALL
+                        {Engine::offered(caps)
                             .into_iter()
                             .map(|e| {
                                 view! {

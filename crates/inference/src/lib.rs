@@ -23,8 +23,11 @@ pub mod sampler;
 mod simd;
 mod simd_k;
 pub mod threads;
+// the threaded wasm build's pool; natively only in tests (std threads as helpers)
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 pub mod wasm;
+#[cfg(any(all(target_arch = "wasm32", feature = "threads"), test))]
+mod web_pool;
 pub mod weights;
 
 pub use error::Error;

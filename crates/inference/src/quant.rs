@@ -568,7 +568,11 @@ pub fn matmul(
 
 /// Runs `f(tile_index, tile)` over `chunk`-sized tiles of `out`: on a rayon
 /// pool of [`crate::threads`] threads natively when there is more than one,
-/// otherwise in order on the calling thread (always so on wasm32).
+/// on the web pool in a wasm32 build with `threads` when it has helpers
+/// (the threaded generation worker, `crate::web_pool`), otherwise in order
+/// on the calling thread. A tile is computed by the same code on any
+/// thread, and tiles never share an output, so the results do not depend
+/// on it.
 fn par_tiles(out: &mut [f32], chunk: usize, f: impl Fn(usize, &mut [f32]) + Sync + Send) {
     #[cfg(not(target_arch = "wasm32"))]
     if let Some(pool) = crate::threads::pool() {
@@ -577,6 +581,18 @@ fn par_tiles(out: &mut [f32], chunk: usize, f: impl Fn(usize, &mut [f32]) + Sync
             out.par_chunks_mut(chunk)
                 .enumerate()
                 .for_each(|(t, o)| f(t, o))
+        });
+        return;
+    }
+    #[cfg(all(target_arch = "wasm32", feature = "threads"))]
+    if crate::web_pool::threads() > 1 {
+        // each tile behind its own (never contended) lock: any thread
+        // may take it
+        let tiles: Vec<std::sync::Mutex<&mut [f32]>> =
+            out.chunks_mut(chunk).map(std::sync::Mutex::new).collect();
+        crate::web_pool::run(tiles.len(), &|t| {
+            let mut tile = tiles[t].lock().unwrap_or_else(|e| e.into_inner());
+            f(t, &mut tile)
         });
         return;
     }

@@ -1,6 +1,14 @@
-//! How many threads the matrix products use natively. wasm32 always runs
-//! on the calling thread (a page without cross-origin isolation has no
-//! shared memory).
+//! How many threads the matrix products use. Natively, a rayon pool of
+//! [`set_threads`] threads. In wasm32, the calling thread alone, except in
+//! a build with the `threads` feature: there the browser's threaded
+//! generation worker (nightly, `+atomics`, shared memory, so only where
+//! the page is cross-origin isolated) starts helper Web Workers that run
+//! [`help`] and says how many threads there are with [`set_threads`]
+//! (`crate::web_pool`). Every output is computed by the same code whichever
+//! thread runs it, so the thread count never changes a result.
+
+#[cfg(all(target_arch = "wasm32", feature = "threads"))]
+pub use crate::web_pool::help;
 
 #[cfg(not(target_arch = "wasm32"))]
 use std::sync::{Mutex, OnceLock};
@@ -33,7 +41,9 @@ pub fn set_threads(n: usize) {
             .lock()
             .unwrap_or_else(|e| e.into_inner()) = pool;
     }
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", feature = "threads"))]
+    crate::web_pool::set_threads(n);
+    #[cfg(all(target_arch = "wasm32", not(feature = "threads")))]
     let _ = n;
 }
 
@@ -58,7 +68,11 @@ pub fn current() -> usize {
     {
         pool().map_or(1, |p| p.current_num_threads())
     }
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", feature = "threads"))]
+    {
+        crate::web_pool::threads()
+    }
+    #[cfg(all(target_arch = "wasm32", not(feature = "threads")))]
     {
         1
     }

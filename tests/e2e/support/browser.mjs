@@ -36,6 +36,12 @@ export function webgpuArgs() {
  * `options.locale` sets navigator.language, `options.colorScheme` the
  * prefers-color-scheme media feature, `options.viewport` the window size,
  * `options.webgpu` gives the page WebGPU (see webgpuArgs).
+ *
+ * The app reloads itself once when its service worker first takes control,
+ * to become cross-origin isolated (assets/boot.js). A reload in the middle
+ * of a spec would lose what the spec was doing, so every tab starts as if it
+ * had reloaded already (the flag boot.js sets), unless
+ * `options.isolationReload` (isolation.spec.mjs tests the reload itself).
  */
 export async function openBrowser(options = {}) {
   const userDataDir = await mkdtemp(path.join(os.tmpdir(), 'promptscope-e2e-'));
@@ -56,6 +62,15 @@ export async function openBrowser(options = {}) {
   } catch (err) {
     await rm(userDataDir, { recursive: true, force: true });
     throw err;
+  }
+  if (!options.isolationReload) {
+    await context.addInitScript(() => {
+      try {
+        sessionStorage.setItem('promptscope.isolation-reload', 'tests');
+      } catch {
+        // no storage (a sandboxed frame): nothing to reload there either
+      }
+    });
   }
   const requests = [];
   const problems = [];

@@ -7,10 +7,11 @@ import path from 'node:path';
 import { startStaticServer } from './static-server.mjs';
 
 /**
- * Serves `host.html` embedding `frameUrl` (`sandbox="allow-scripts"`) on a
- * new localhost port. `frameUrl` may be a function of the host's origin.
+ * Serves `host.html` embedding `frameUrl` (`sandbox="allow-scripts"`, or
+ * `options.sandbox`; null: not sandboxed) on a new localhost port.
+ * `frameUrl` may be a function of the host's origin.
  */
-export async function startEmbedHost(frameUrl) {
+export async function startEmbedHost(frameUrl, { sandbox = 'allow-scripts' } = {}) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'promptscope-host-'));
   const server = await startStaticServer(dir);
   const src = typeof frameUrl === 'function' ? frameUrl(server.origin) : frameUrl;
@@ -19,7 +20,7 @@ export async function startEmbedHost(frameUrl) {
 <head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Docs page embedding Promptscope</title></head>
 <body>
 <h1>Docs</h1>
-<iframe id="frame" title="Promptscope" sandbox="allow-scripts" src="${src}" width="900" height="600"></iframe>
+<iframe id="frame" title="Promptscope"${sandbox === null ? '' : ` sandbox="${sandbox}"`} src="${src}" width="900" height="600"></iframe>
 <script>
   window.received = [];
   window.addEventListener('message', (event) => {

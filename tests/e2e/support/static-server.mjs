@@ -18,14 +18,26 @@ const CONTENT_TYPES = {
 };
 
 /**
+ * The headers that make a page cross-origin isolated (`crossOriginIsolated`,
+ * hence SharedArrayBuffer and wasm threads), as a host configured for it
+ * sends them; the app's service worker adds the same ones (assets/sw.js).
+ */
+export const ISOLATION_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
+};
+
+/**
  * Serves the files under `root` on 127.0.0.1 at a free port. `setDown(true)`
  * makes it drop every connection unanswered, as an unreachable network
- * would, and `answered` counts the requests it answered.
+ * would, and `answered` counts the requests it answered. With
+ * `options.isolated` every answer carries ISOLATION_HEADERS.
  * @param {string} root directory to serve
+ * @param {{isolated?: boolean}} [options]
  * @returns {Promise<{origin: string, url: string, answered: () => number,
  *   setDown: (down: boolean) => void, close: () => Promise<void>}>}
  */
-export async function startStaticServer(root) {
+export async function startStaticServer(root, options = {}) {
   const base = path.resolve(root);
   let down = false;
   let answered = 0;
@@ -59,6 +71,7 @@ export async function startStaticServer(root) {
       // Lets a sandboxed iframe (opaque origin) load the app's module script
       // and wasm, as GitHub Pages and most static hosts allow.
       'access-control-allow-origin': '*',
+      ...(options.isolated ? ISOLATION_HEADERS : {}),
     });
     res.end(req.method === 'HEAD' ? undefined : body);
   });

@@ -11,11 +11,14 @@ import { startStaticServer } from './static-server.mjs';
 
 /**
  * The page's script: `window.promptscopeRuns(model, prompts, nGen, nCtx,
- * build, gpu, logitsOf)` loads `./models/<model>` into one worker of
- * `build` (the worker binary: `generate-worker`, the default, or
- * `generate-worker-relaxed`) on WebGPU or not (`gpu`: `off`, the default,
- * `prefer` or `require`), gives the logits after each token list of
- * `logitsOf` (from an empty context), runs each prompt once through
+ * build, threads, gpu, logitsOf, layers)` loads `./models/<model>` into one
+ * worker of `build` (the worker binary: `generate-worker`, the default,
+ * `generate-worker-relaxed`, or `generate-worker-threads`, a module worker
+ * started with a pool of `threads` workers, default 2, as the Generate pane
+ * starts it) on WebGPU or not (`gpu`: `off`, the default, `prefer` or
+ * `require`), keeps its first `layers` layers when given (tests), gives the
+ * logits after each token list of `logitsOf` (from an empty context), runs
+ * each prompt once through
  * `/api/generate` raw (greedy: temperature 0) and resolves to `{loaded: {ms,
  * arch, runner, engine}, logits: [[...]], runs: [{prompt_n, prompt_ms, gen_n, gen_ms, done_reason,
  * text, pieces}]}`; it rejects with the worker's error message.
@@ -27,8 +30,10 @@ async function modelFile(name) {
   return new File([await res.blob()], name);
 }
 
-window.promptscopeRuns = async (model, prompts, nGen, nCtx, build = 'generate-worker', gpu = 'off', logitsOf = null, layers = undefined) => {
-  const worker = new Worker('./app/' + build + '_loader.js');
+window.promptscopeRuns = async (model, prompts, nGen, nCtx, build = 'generate-worker', threads = 2, gpu = 'off', logitsOf = null, layers = undefined) => {
+  const worker = build.endsWith('-threads')
+    ? new Worker('./app/' + build + '_loader.js?threads=' + threads, { type: 'module' })
+    : new Worker('./app/' + build + '_loader.js');
   const inbox = [];
   let wake = null;
   worker.onmessage = (e) => { inbox.push(e.data); wake?.(); };
@@ -84,10 +89,11 @@ window.promptscopeRuns = async (model, prompts, nGen, nCtx, build = 'generate-wo
 /**
  * Serves a page with `script` (a module, after WORKER_SCRIPT) and the
  * release build, the files of `models` ({name: path}) and of `links`
- * ({name: path}) linked in a temporary folder. Returns the server and
- * `close()`.
+ * ({name: path}) linked in a temporary folder; with `isolated`, every
+ * answer carries COOP and COEP, so the page is cross-origin isolated (the
+ * threaded worker needs it). Returns the server and `close()`.
  */
-export async function startWorkerPage({ script = '', models = {}, links = {} } = {}) {
+export async function startWorkerPage({ script = '', models = {}, links = {}, isolated = false } = {}) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'promptscope-worker-page-'));
   await symlink(DIST, path.join(dir, 'app'));
   await mkdir(path.join(dir, 'models'));
@@ -97,7 +103,7 @@ export async function startWorkerPage({ script = '', models = {}, links = {} } =
     path.join(dir, 'index.html'),
     `<!doctype html>\n<meta charset="utf-8">\n<title>Promptscope worker</title>\n<link rel="icon" href="data:,">\n<script type="module">\n${WORKER_SCRIPT}\n${script}\nwindow.pageReady = true;\n</script>\n`,
   );
-  const server = await startStaticServer(dir);
+  const server = await startStaticServer(dir, { isolated });
   return {
     server,
     async close() {

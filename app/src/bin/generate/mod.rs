@@ -1,6 +1,8 @@
-//! The generation worker's code, shared by `generate-worker` and
+//! The generation worker's code, shared by `generate-worker`,
 //! `generate-worker-relaxed` (the same source, built with and without the
-//! `relaxed-simd` feature).
+//! `relaxed-simd` feature) and `generate-worker-threads` (the relaxed one
+//! with the `threads` feature: nightly, `+atomics`, shared memory; its
+//! matrix products run on a pool of Web Workers that it starts first).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -111,8 +113,9 @@ fn read_file(source: &common::FileSource, total: u64) -> Result<Vec<u8>, String>
 
 /// The browser's WebGPU adapter as its `info` describes it (vendor,
 /// architecture, description; "fallback" for a software adapter) and its
-/// features, for the runner line; `None` without WebGPU.
-async fn adapter_line() -> Option<String> {
+/// features, for the runner line, and whether it is a software one
+/// (a fallback adapter, or SwiftShader); `None` without WebGPU.
+async fn adapter_line() -> Option<(String, bool)> {
     use js_sys::Reflect;
     let get = |o: &JsValue, k: &str| Reflect::get(o, &JsValue::from_str(k)).ok();
     let navigator = get(&js_sys::global(), "navigator")?;
@@ -136,9 +139,11 @@ async fn adapter_line() -> Option<String> {
         .filter_map(text)
         .collect();
     name.dedup();
-    if get(&info, "isFallbackAdapter").and_then(|v| v.as_bool()) == Some(true) {
+    let fallback = get(&info, "isFallbackAdapter").and_then(|v| v.as_bool()) == Some(true);
+    if fallback {
         name.push("fallback".into());
     }
+    let software = fallback || name.iter().any(|n| n.to_lowercase().contains("swiftshader"));
     let features: Vec<String> = get(&adapter, "features")
         .map(|f| {
             js_sys::Array::from(&f)
@@ -149,7 +154,7 @@ async fn adapter_line() -> Option<String> {
         .unwrap_or_default();
     let mut features = features;
     features.sort();
-    Some(format!(
+    let line = format!(
         "{} (features: {})",
         if name.is_empty() {
             "unnamed adapter".to_string()
@@ -161,7 +166,8 @@ async fn adapter_line() -> Option<String> {
         } else {
             features.join(", ")
         }
-    ))
+    );
+    Some((line, software))
 }
 
 async fn load(
@@ -225,7 +231,17 @@ async fn load(
         let ctx = if n_ctx > 0 { n_ctx as usize } else { 4096 };
         let ctx = ctx.min(model.n_ctx_train().max(1));
         let adapter = adapter_line().await;
+        let software = adapter.as_ref().is_some_and(|a| a.1);
         let tried = match gpu::Gpu::new().await {
+            // Auto: a software adapter (SwiftShader) runs the model
+            // several times slower than the CPU path
+            Ok(g) if choice == GpuChoice::Prefer && (software || g.info().fallback) => Err((
+                format!(
+                    "{} is a software adapter, slower than the CPU; choose WebGPU to use it",
+                    adapter.as_ref().map_or("the adapter", |a| a.0.as_str())
+                ),
+                model,
+            )),
             Ok(g) => gpu::Model::load(model, g, ctx)
                 .await
                 .map_err(|(e, cpu)| (e.to_string(), cpu)),
@@ -237,7 +253,7 @@ async fn load(
                 engine = "webgpu";
                 runner = generate::gpu_runner_line(
                     &m.cpu().runner().line(),
-                    adapter.as_deref().unwrap_or("WebGPU"),
+                    adapter.as_ref().map_or("WebGPU", |a| a.0.as_str()),
                     m.weight_bytes(),
                     m.n_ctx(),
                 );
@@ -444,9 +460,86 @@ async fn generate_with(
 }
 
 /// Installs the message handler. A `start` export, since wasm-bindgen
-/// does not run a worker binary's `main` by itself.
+/// does not run a worker binary's `main` by itself. In the threaded build
+/// (where wasm-bindgen runs it on the first thread only) the helper
+/// threads start first.
 #[wasm_bindgen(start)]
 pub fn start() {
+    #[cfg(feature = "threads")]
+    wasm_bindgen_futures::spawn_local(async {
+        let threads = generate::threads_from_query(
+            &scope().location().search(),
+            scope().navigator().hardware_concurrency() as u32,
+        );
+        match pool::start(threads).await {
+            Ok(()) => serve(),
+            Err(e) => error(&format!(
+                "the {} helper threads did not start: {e}",
+                threads - 1
+            )),
+        }
+    });
+    #[cfg(not(feature = "threads"))]
+    serve();
+}
+
+/// The threaded build's helper threads (`inference::threads::help`).
+#[cfg(feature = "threads")]
+mod pool {
+    use wasm_bindgen::prelude::*;
+
+    #[wasm_bindgen(module = "/src/bin/generate/pool.js")]
+    extern "C" {
+        #[wasm_bindgen(js_name = startHelpers)]
+        fn start_helpers(
+            module: JsValue,
+            memory: JsValue,
+            main_js: JsValue,
+            count: usize,
+        ) -> js_sys::Promise;
+    }
+
+    #[wasm_bindgen]
+    extern "C" {
+        /// The URL of this worker's wasm-bindgen module, which the
+        /// helpers load again.
+        #[wasm_bindgen(thread_local_v2, js_namespace = ["import", "meta"], js_name = url)]
+        static MODULE_URL: js_sys::JsString;
+    }
+
+    /// A helper thread's entry (pool.js calls it once the module is
+    /// loaded): takes the products' tiles for good.
+    #[wasm_bindgen]
+    pub fn pool_helper() {
+        inference::threads::help()
+    }
+
+    /// Starts `threads - 1` helpers and waits until each has loaded the
+    /// module; from then on the products run on `threads` threads.
+    pub async fn start(threads: usize) -> Result<(), String> {
+        if threads > 1 {
+            let started = start_helpers(
+                wasm_bindgen::module(),
+                wasm_bindgen::memory(),
+                MODULE_URL.with(|u| u.clone()).into(),
+                threads - 1,
+            );
+            wasm_bindgen_futures::JsFuture::from(started)
+                .await
+                .map_err(|e| {
+                    js_sys::Error::from(e)
+                        .message()
+                        .as_string()
+                        .unwrap_or_default()
+                })?;
+        }
+        inference::threads::set_threads(threads);
+        Ok(())
+    }
+}
+
+/// Answers the page's messages, then says it is ready.
+fn serve() {
     let state = Rc::new(RefCell::new(State::default()));
     common::serve(move |ev: MessageEvent| {
         let data = ev.data();
