@@ -28,6 +28,12 @@
 // the single-threaded one's. A model that does not load in one engine is
 // reported and the others still run.
 //
+// WebGPU rows: the browser is started with WebGPU (SwiftShader, or the
+// machine's GPU with PROMPTSCOPE_WEBGPU_ADAPTER=default); Promptscope's
+// GPU path (the WebGPU engine) beside wllama with every layer on
+// llama.cpp's WebGPU backend (n_gpu_layers 999), PROMPTSCOPE_BENCH_GPU_RUNS
+// runs each (default 1); PROMPTSCOPE_BENCH_GPU=0 leaves them out.
+//
 // The models come from the model cache that scripts/fetch-models.sh fills
 // ($PROMPTSCOPE_CACHE), or the paths given; llama.cpp from
 // $PROMPTSCOPE_LLAMA_PYTHON or ~/.cache/promptscope/venv-llama/bin/python
@@ -53,6 +59,11 @@ const BUILDS = [
 ];
 const N_GEN = 64;
 const RUNS = 3;
+// the WebGPU rows (PROMPTSCOPE_BENCH_GPU=0 leaves them out): runs each, on
+// the adapter webgpuArgs() gives (SwiftShader, or the machine's GPU with
+// PROMPTSCOPE_WEBGPU_ADAPTER=default)
+const GPU = process.env.PROMPTSCOPE_BENCH_GPU !== '0';
+const GPU_RUNS = Number(process.env.PROMPTSCOPE_BENCH_GPU_RUNS ?? 1);
 const N_CTX = 1024;
 const BENCHES = path.join(ROOT, 'crates/inference/benches');
 const PROMPT = readFileSync(path.join(BENCHES, 'prompt.txt'), 'utf8');
@@ -67,18 +78,19 @@ const LLAMA_PYTHON =
   process.env.PROMPTSCOPE_LLAMA_PYTHON ?? path.join(os.homedir(), '.cache/promptscope/venv-llama/bin/python');
 
 // wllama in the same page: llama.cpp's server context in wasm, on
-// nThreads threads (the CPU only). Returns {prompt_n, prompt_ms, gen_n,
+// nThreads threads, the CPU only or (gpuLayers > 0) with llama.cpp's
+// WebGPU backend for that many layers. Returns {prompt_n, prompt_ms, gen_n,
 // gen_ms, text, multi, threads} per run.
 const WLLAMA_SCRIPT = `
 import { Wllama } from './wllama/index.js';
 
-window.wllamaRuns = async (model, prompt, nGen, nCtx, runs, nThreads) => {
+window.wllamaRuns = async (model, prompt, nGen, nCtx, runs, nThreads, gpuLayers = 0) => {
   // 3.13 ships one wasm (esm/wasm/wllama.wasm); it runs multi-threaded
   // where the page is cross-origin isolated
   const w = new Wllama({ default: './wllama/wasm/wllama.wasm' }, { suppressNativeLog: true });
   const blob = await (await fetch('./models/' + model)).blob();
   await w.loadModel([new File([blob], model)], {
-    n_threads: nThreads, n_gpu_layers: 0, n_ctx: nCtx, n_batch: 512, warmup: false,
+    n_threads: nThreads, n_gpu_layers: gpuLayers, n_ctx: nCtx, n_batch: 512, warmup: false,
   });
   const multi = w.isMultithread();
   const threads = w.getNumThreads();
@@ -148,6 +160,32 @@ async function bench(page, file, version) {
       console.log(`  ${label}: did not run: ${why(e)}`);
     }
   }
+  // WebGPU: Promptscope's GPU path (the relaxed worker, WebGPU required)
+  // and wllama with every layer on llama.cpp's WebGPU backend, on the
+  // page's adapter; GPU_RUNS runs each (SwiftShader is slow)
+  let ourGpu = null;
+  let theirGpu = null;
+  if (GPU) {
+    try {
+      const r = await page.evaluate((a) => window.promptscopeRuns(...a), [
+        name, Array(GPU_RUNS).fill(PROMPT), N_GEN, N_CTX, 'generate-worker-relaxed', 1, 'require',
+      ]);
+      console.log(`  promptscope WebGPU runs: ${r.loaded.runner.replace(/\(features: [^)]*\)/, '(…)')}`);
+      ourGpu = best(r.runs);
+      console.log(row('promptscope WebGPU', ourGpu));
+      const cpu = builds[BUILDS[0][1]];
+      if (cpu) console.log(`  WebGPU text ${ourGpu.text === cpu.text ? 'is' : 'is NOT'} the CPU path's (${ourGpu.gen_n} tokens)`);
+    } catch (e) {
+      console.log(`  promptscope WebGPU: did not run: ${why(e)}`);
+    }
+    try {
+      const r = await page.evaluate((a) => window.wllamaRuns(...a), [name, PROMPT, N_GEN, N_CTX, GPU_RUNS, 1, 999]);
+      theirGpu = best(r);
+      console.log(row(`wllama ${version} WebGPU`, theirGpu));
+    } catch (e) {
+      console.log(`  wllama ${version} WebGPU: did not run: ${why(e)}`);
+    }
+  }
   // wllama on one thread and on THREADS threads
   const wllama = {};
   for (const threads of [1, THREADS]) {
@@ -180,6 +218,8 @@ async function bench(page, file, version) {
     );
   }
   if (wllama[1] && wllama[THREADS]) console.log(ratio(`wllama ${THREADS} threads / 1 thread`, wllama[THREADS], wllama[1]));
+  if (ourGpu && theirGpu) console.log(ratio('promptscope WebGPU / wllama WebGPU', ourGpu, theirGpu));
+  if (ourGpu && builds[BUILDS[0][1]]) console.log(ratio('promptscope WebGPU / relaxed CPU', ourGpu, builds[BUILDS[0][1]]));
   const ours = single;
   const theirs = wllama[1];
   if (ours && theirs) {
@@ -220,12 +260,19 @@ async function main() {
   const version = JSON.parse(readFileSync(path.join(WLLAMA, '../package.json'), 'utf8')).version;
   const models = Object.fromEntries(files.map((f) => [path.basename(f), f]));
   const served = await startWorkerPage({ script: WLLAMA_SCRIPT, models, links: { wllama: WLLAMA }, isolated: true });
-  const browser = await openBrowser();
+  const browser = await openBrowser({ webgpu: GPU });
   try {
     await browser.page.goto(served.server.url);
     await browser.page.waitForFunction(() => window.pageReady);
     const isolated = await browser.page.evaluate(() => window.crossOriginIsolated);
     console.log(`Chromium ${browser.page.context().browser()?.version() ?? ''}, cross-origin isolated: ${isolated}`);
+    if (GPU) {
+      const adapter = await browser.page.evaluate(async () => {
+        const a = await navigator.gpu?.requestAdapter();
+        return a ? `${a.info.vendor} ${a.info.architecture} ${a.info.description}`.trim() + (a.info.isFallbackAdapter ? ' (fallback)' : '') : null;
+      });
+      console.log(`WebGPU adapter: ${adapter ?? 'none'}`);
+    }
     for (const file of files) await bench(browser.page, file, version);
     // greedy agreement with llama.cpp (native, AVX2) on SmolLM2 Q4_1's goldens
     if (models[path.basename(SMOL)]) {

@@ -6,9 +6,12 @@
 //    Ollama's chunks and llama.cpp's counts, the runner line names the
 //    adapter, and a long answer stops on Stop.
 // 2. The generation worker directly: on SmolLM2 Q4_1's ten greedy goldens
-//    the WebGPU path's 16 greedy tokens equal the CPU path's on at least 8
-//    of 10 prompts (GPU sums run in another order, so the logits are close,
-//    not equal); how far the first step's logits move is printed and bounded.
+//    the WebGPU path's greedy tokens equal the CPU path's on at least 8 of
+//    10 prompts (the issue's bar; all 10 are), and the first step's logits
+//    of a few prompts are the CPU's bit for bit (every kind in this file,
+//    Q4_1, Q8_0 and F32, computes the CPU's bits on the GPU; a file with
+//    K-quants would move them slightly, see crates/gpu); the differing
+//    values and the largest move are printed.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,9 +29,9 @@ const N_CTX = 2048;
 // the greedy agreement the issue asks of the GPU path, and the first
 // step's logits: the largest |Δ| over the largest |logit|
 const MIN_AGREE = 8;
-const MAX_LOGIT_MOVE = 5e-2;
-// greedy tokens a prompt (SwiftShader runs SmolLM2 at about 0.5 token/s)
-const N_GEN = 16;
+const LOGITS_OF = 3;
+// greedy tokens a prompt (SwiftShader runs SmolLM2 at about 1 token/s)
+const N_GEN = 8;
 
 function request(user, options) {
   return JSON.stringify({
@@ -114,7 +117,9 @@ describe('the WebGPU path against the CPU path', () => {
       await browser.page.goto(page.server.url);
       await browser.page.waitForFunction(() => window.pageReady);
       const prompts = goldens.map((g) => g.prompt);
-      const first = goldens.map((g) => g.prompt_ids);
+      // the first step's logits of a few prompts (each is one more prompt
+      // evaluation on SwiftShader)
+      const first = goldens.slice(0, LOGITS_OF).map((g) => g.prompt_ids);
       const run = (gpu) =>
         browser.page.evaluate((a) => window.promptscopeRuns(...a), ['smollm2.gguf', prompts, N_GEN, N_CTX, 'generate-worker-relaxed', 1, gpu, first]);
       const gpu = await run('require');
@@ -130,20 +135,21 @@ describe('the WebGPU path against the CPU path', () => {
         assert.equal(g.prompt_n, c.prompt_n, `prompt ${i + 1}: prompt tokens`);
         const same = g.text === c.text && g.gen_n === c.gen_n;
         if (same) agree++;
-        const [gl, cl] = [gpu.logits[i], cpu.logits[i]];
-        assert.equal(gl.length, cl.length);
-        const top = Math.max(...cl.map(Math.abs));
-        const move = Math.max(...gl.map((v, j) => Math.abs(v - cl[j]))) / top;
-        const argmax = (v) => v.reduce((b, x, j) => (x > v[b] ? j : b), 0);
-        report.push(
-          `prompt ${i + 1}: ${same ? `same ${N_GEN} tokens` : `differs at character ${[...g.text].findIndex((ch, j) => ch !== [...c.text][j])}`}, ` +
-            `first-step logits move ${move.toExponential(2)} of the largest, argmax ${argmax(gl) === argmax(cl) ? 'equal' : 'differs'}`,
-        );
-        moves.push(move);
+        let line = `prompt ${i + 1}: ${same ? `same ${N_GEN} tokens` : `differs at character ${[...g.text].findIndex((ch, j) => ch !== [...c.text][j])}`}`;
+        if (i < LOGITS_OF) {
+          const [gl, cl] = [gpu.logits[i], cpu.logits[i]];
+          assert.equal(gl.length, cl.length);
+          const top = Math.max(...cl.map(Math.abs));
+          const move = Math.max(...gl.map((v, j) => Math.abs(v - cl[j]))) / top;
+          const differ = gl.filter((v, j) => v !== cl[j]).length;
+          line += `, first-step logits: ${differ} of ${cl.length} differ, the largest move ${move.toExponential(2)} of the largest |logit|`;
+          moves.push(differ);
+        }
+        report.push(line);
       }
       console.log(`generate-webgpu: ${gpu.loaded.runner}\n  ${report.join('\n  ')}\n  greedy agreement: ${agree} of ${prompts.length}`);
-      for (const [i, move] of moves.entries()) {
-        assert.ok(move <= MAX_LOGIT_MOVE, `prompt ${i + 1}: the logits move ${move} of the largest |logit|`);
+      for (const [i, differ] of moves.entries()) {
+        assert.equal(differ, 0, `prompt ${i + 1}: ${differ} logits are not the CPU's bits`);
       }
       assert.ok(agree >= MIN_AGREE, `greedy text equal on ${agree} of ${prompts.length} prompts`);
       assertClean(browser, [page.server.origin]);

@@ -64,7 +64,7 @@ describe('cross-origin isolation', () => {
       await page.waitForTimeout(1500);
       assert.equal(loads, 2, 'no second reload');
 
-      assert.deepEqual(await engines(page), ['auto', 'cpu-threads', 'cpu-relaxed', 'cpu-simd128']);
+      assert.deepEqual(await engines(page), ['auto', 'webgpu', 'cpu-threads', 'cpu-relaxed', 'cpu-simd128']);
       await app.loadExample('chatml');
       await app.hasTemplate.uncheck();
       await page.getByTestId('gguf-input').setInputFiles(smollm2());
@@ -104,12 +104,12 @@ describe('cross-origin isolation', () => {
       const page = app.page;
       await controlled(page);
       assert.equal(await isolated(page), false);
-      assert.deepEqual(await engines(page), ['auto', 'cpu-relaxed', 'cpu-simd128']);
+      assert.deepEqual(await engines(page), ['auto', 'webgpu', 'cpu-relaxed', 'cpu-simd128']);
       // served by the worker from now on
       await page.reload();
       await app.ready();
       assert.equal(await isolated(page), true);
-      assert.deepEqual(await engines(page), ['auto', 'cpu-threads', 'cpu-relaxed', 'cpu-simd128']);
+      assert.deepEqual(await engines(page), ['auto', 'webgpu', 'cpu-threads', 'cpu-relaxed', 'cpu-simd128']);
     });
   });
 

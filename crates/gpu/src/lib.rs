@@ -13,9 +13,12 @@
 //! only the logits are read back, asynchronously. A forward pass is one
 //! command buffer.
 //!
-//! WebGPU reductions sum in another order than the CPU's AVX2 lanes, so
-//! this path is close to the CPU's, not bit-equal: the browser tests state
-//! the tolerances (kernels on random blocks) and how far the logits move.
+//! The kernels compute the CPU path's bits: its sums in its lanes' order,
+//! and llama.cpp's roundings (fused multiply-adds, correctly rounded
+//! division and square root, f16 ties-to-even) written out in
+//! `wgsl/exact.wgsl`, since WGSL promises none of them. The K-quants'
+//! products are the exception: their integer sums are the CPU's, their
+//! float sums in another order (the tests state the tolerance).
 
 pub mod shaders;
 

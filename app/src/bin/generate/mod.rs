@@ -143,7 +143,10 @@ async fn adapter_line() -> Option<(String, bool)> {
     if fallback {
         name.push("fallback".into());
     }
-    let software = fallback || name.iter().any(|n| n.to_lowercase().contains("swiftshader"));
+    let software = fallback
+        || name
+            .iter()
+            .any(|n| n.to_lowercase().contains("swiftshader"));
     let features: Vec<String> = get(&adapter, "features")
         .map(|f| {
             js_sys::Array::from(&f)
