@@ -207,7 +207,18 @@ impl Decoder {
             )));
         }
         let width = meta.usize("embedding_length")?;
+        if width == 0 {
+            return Err(Error::load(format!("{arch}.embedding_length is 0")));
+        }
         let n_layer = meta.usize("block_count")?;
+        // every layer has its tensors (checked before any per-layer table
+        // is allocated: a damaged count could ask for gigabytes)
+        if n_layer > 0 && !t.has(&format!("blk.{}.attn_norm.weight", n_layer - 1)) {
+            return Err(Error::load(format!(
+                "{arch}.block_count is {n_layer}, but the file has no blk.{}.attn_norm.weight",
+                n_layer - 1
+            )));
+        }
         let n_heads = per_layer(meta, "attention.head_count", n_layer)?
             .ok_or_else(|| Error::load(format!("the GGUF has no {arch}.attention.head_count")))?;
         let n_kv_heads =
@@ -356,15 +367,26 @@ impl Decoder {
         let mut layers = Vec::with_capacity(n_layer);
         for i in 0..n_layer {
             let p = format!("blk.{i}");
-            let opt = |t: &Gguf, name: &str| -> Result<Option<Vec<f32>>, Error> {
+            // a norm's or a bias's values, as many as the graph uses
+            let sized = |t: &Gguf, full: &str, n: usize| -> Result<Vec<f32>, Error> {
+                let v = t.vec(full)?;
+                if v.len() != n {
+                    return Err(Error::load(format!(
+                        "{full} has {} values, the model needs {n}",
+                        v.len()
+                    )));
+                }
+                Ok(v)
+            };
+            let opt = |t: &Gguf, name: &str, n: usize| -> Result<Option<Vec<f32>>, Error> {
                 let full = format!("{p}.{name}");
                 if t.has(&full) {
-                    t.vec(&full).map(Some)
+                    sized(t, &full, n).map(Some)
                 } else {
                     Ok(None)
                 }
             };
-            let req = |t: &Gguf, name: &str| t.vec(&format!("{p}.{name}"));
+            let req = |t: &Gguf, name: &str, n: usize| sized(t, &format!("{p}.{name}"), n);
             let (nh, nkv) = (n_heads[i], n_kv_heads[i]);
             let mm = |t: &Gguf, name: &str, rows: usize, cols: usize| {
                 let w = t.weight(&format!("{p}.{name}"))?;
@@ -386,29 +408,29 @@ impl Decoder {
             let n_ff = w_gate.rows;
             let (post_attn_norm, post_ffn_norm) = if post_norms {
                 (
-                    Some(req(t, "post_attention_norm.weight")?),
-                    Some(req(t, "post_ffw_norm.weight")?),
+                    Some(req(t, "post_attention_norm.weight", width)?),
+                    Some(req(t, "post_ffw_norm.weight", width)?),
                 )
             } else {
                 (None, None)
             };
-            let q_norm = opt(t, "attn_q_norm.weight")?;
-            let k_norm = opt(t, "attn_k_norm.weight")?;
+            let q_norm = opt(t, "attn_q_norm.weight", head_dim)?;
+            let k_norm = opt(t, "attn_k_norm.weight", head_dim)?;
             if family == Family::Gemma3 && (q_norm.is_none() || k_norm.is_none()) {
                 return Err(Error::load(format!("{p} has no attn_q_norm/attn_k_norm")));
             }
             layers.push(Layer {
-                attn_norm: req(t, "attn_norm.weight")?,
+                attn_norm: req(t, "attn_norm.weight", width)?,
                 wq: mm(t, "attn_q.weight", nh * head_dim, width)?,
                 wk: mm(t, "attn_k.weight", nkv * head_dim, width)?,
                 wv: mm(t, "attn_v.weight", nkv * head_dim, width)?,
                 wo: mm(t, "attn_output.weight", width, nh * head_dim)?,
-                bq: opt(t, "attn_q.bias")?,
-                bk: opt(t, "attn_k.bias")?,
-                bv: opt(t, "attn_v.bias")?,
+                bq: opt(t, "attn_q.bias", nh * head_dim)?,
+                bk: opt(t, "attn_k.bias", nkv * head_dim)?,
+                bv: opt(t, "attn_v.bias", nkv * head_dim)?,
                 q_norm,
                 k_norm,
-                ffn_norm: req(t, "ffn_norm.weight")?,
+                ffn_norm: req(t, "ffn_norm.weight", width)?,
                 w_up: mm(t, "ffn_up.weight", n_ff, width)?,
                 w_down: mm(t, "ffn_down.weight", width, n_ff)?,
                 w_gate,
@@ -422,6 +444,12 @@ impl Decoder {
             });
         }
         let norm = t.vec("output_norm.weight")?;
+        if norm.len() != width {
+            return Err(Error::load(format!(
+                "output_norm.weight has {} values, the model needs {width}",
+                norm.len()
+            )));
+        }
         let mut d = Decoder {
             embed: Embedding { table, width },
             layers,

@@ -495,6 +495,10 @@ pub(crate) fn tiled4(
     // `[activation row][weight row]`, so that each activation row's part
     // goes to `dst` as one run.
     const TILE: usize = 16;
+    if m == 0 || n == 0 {
+        // an empty product (a damaged file's zero-sized dimension)
+        return;
+    }
     let grouped = m - m % 4;
     let mut tmp = vec![0f32; n * m];
     par_tiles(&mut tmp, TILE * m, |t, out| {
