@@ -110,7 +110,7 @@ fn damaged_tiny_models_never_panic() {
             // most damage in the header (metadata, tensor infos), where
             // sizes and shapes are read
             let at = |r: u64, len: usize| {
-                if r % 5 == 0 {
+                if r.is_multiple_of(5) {
                     (r >> 3) as usize % len
                 } else {
                     (r >> 3) as usize % len.min(4096)
