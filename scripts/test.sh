@@ -195,7 +195,7 @@ else
   skip clients-serve "no promptscope binary"
 fi
 if [[ "$trunk_ok" == PASS ]] && [[ "$cli_ok" == PASS ]]; then
-  # About 17 minutes on two cores, a third of it the WebGPU spec on
+  # About 17-18 minutes on two cores, a third of it the WebGPU spec on
   # SwiftShader; the limit only catches a hang.
   step e2e env PROMPTSCOPE_DIST="$PWD/dist" PROMPTSCOPE_CLI="$CARGO_TARGET_DIR/debug/promptscope" timeout 1800 \
     node --test --test-reporter=spec tests/e2e/*.spec.mjs
