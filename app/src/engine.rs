@@ -645,10 +645,7 @@ mod tests {
     /// bert-bge's vocabulary with `bert.pooling_type = 1` added after the
     /// header: an embedding model to Ollama.
     fn bge_embedding_model() -> Gguf {
-        let bytes = std::fs::read(testkit::corpus(
-            "tokenizer/llama-vocab/ggml-vocab-bert-bge.gguf",
-        ))
-        .unwrap();
+        let bytes = std::fs::read(testkit::llama_cpp("models/ggml-vocab-bert-bge.gguf")).unwrap();
         let kv_count = u64::from_le_bytes(bytes[16..24].try_into().unwrap());
         let mut out = bytes[..16].to_vec();
         out.extend((kv_count + 1).to_le_bytes());

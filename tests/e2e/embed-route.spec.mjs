@@ -13,14 +13,14 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import { eventually } from './support/app-page.mjs';
-import { cli, corpus } from './support/fixtures.mjs';
+import { cli, llamaCpp } from './support/fixtures.mjs';
 import { TEST_TIMEOUT, useAppServer, withApp } from './support/harness.mjs';
 
 const server = useAppServer();
 
 /** bert-bge's vocabulary GGUF with `bert.pooling_type = 1` (u32) added after the header. */
 function bgeEmbeddingModel() {
-  const bytes = readFileSync(corpus('tokenizer/llama-vocab/ggml-vocab-bert-bge.gguf'));
+  const bytes = readFileSync(llamaCpp('models/ggml-vocab-bert-bge.gguf'));
   const key = Buffer.from('bert.pooling_type');
   const kv = Buffer.alloc(8 + key.length + 8);
   kv.writeBigUInt64LE(BigInt(key.length), 0);

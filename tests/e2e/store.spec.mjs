@@ -15,7 +15,7 @@ import { after, describe, test } from 'node:test';
 
 import { AppPage, eventually } from './support/app-page.mjs';
 import { openBrowser } from './support/browser.mjs';
-import { cli, corpus } from './support/fixtures.mjs';
+import { cli, corpus, llamaCpp } from './support/fixtures.mjs';
 import { assertClean, ROOT, useAppServer } from './support/harness.mjs';
 
 const server = useAppServer();
@@ -46,7 +46,7 @@ function writeStore(dir, { padding = 0 } = {}) {
     writeFileSync(path.join(dir, 'blobs', `sha256-${hex}`), bytes);
     return { mediaType, digest: `sha256:${hex}`, size: bytes.length };
   };
-  const gguf = Buffer.concat([readFileSync(corpus('tokenizer/llama-spm.gguf')), Buffer.alloc(padding)]);
+  const gguf = Buffer.concat([readFileSync(llamaCpp('models/ggml-vocab-llama-spm.gguf')), Buffer.alloc(padding)]);
   const model = blob('application/vnd.ollama.image.model', gguf);
   const text = (s) => Buffer.from(s, 'utf8');
   const template = blob(

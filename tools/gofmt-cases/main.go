@@ -2,7 +2,7 @@
 // cases, each computed by the real Go fmt package, for the differential test
 // of the Rust port (crates/gotmpl/tests/gofmt_go.rs).
 //
-//	cd tools/gofmt-cases && go run . > ../../crates/gotmpl/tests/data/gofmt.jsonl
+//	tools/gofmt-cases/record.sh > crates/gotmpl/tests/data/gofmt.jsonl
 //
 // Each line is {"fn":"sprintf"|"sprint"|"sprintln", "format": "...",
 // "args": [<arg>...], "expect": "..."}. An arg is a typed value:

@@ -21,7 +21,7 @@ may overlap the hand-written lists without producing duplicates; --stats
 lists the skipped ids.
 
 Only the Python standard library is used. The "x-ollama" group reads Ollama's
-built-in templates from --ollama-dir (default: tests/corpus/ollama/
+built-in templates from --ollama-dir (default: ../shared/corpus/ollama/
 v0.33.0-rc2/template relative to the repository root).
 """
 
@@ -1788,7 +1788,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     repo = os.path.dirname(os.path.dirname(here))
     ap.add_argument("--ollama-dir", default=os.path.join(
-        repo, "tests", "corpus", "ollama", "v0.33.0-rc2", "template"))
+        os.path.dirname(repo), "shared", "corpus", "ollama", "v0.33.0-rc2", "template"))
     ap.add_argument("--stats", action="store_true", help="print counts per prefix to stderr")
     args = ap.parse_args()
 

@@ -39,13 +39,12 @@ case (suffix ``+think-false``), so no case depends on llama-server's
 thinking default.
 
 Usage:
-  python3 gen.py --templates DIR   # DIR: llama.cpp's models/templates
-  python3 gen.py                   # re-record from the templates already
-                                   # in jinja-extra.jsonl
+  python3 gen.py [--templates DIR]   # DIR: llama.cpp's models/templates
 
-llama.cpp's models/templates directory ships, for instance, inside the
-llama-cpp-python source distribution (vendor/llama.cpp/models/templates):
-  pip download llama-cpp-python==0.3.36 --no-deps --no-binary :all:
+The templates are llama.cpp's files (by default the b11312 tree that
+scripts/fetch-upstream.sh takes out of the llama-cpp-python 0.3.36 sdist);
+each case names its template by file (`model.chat_template_file`), so the
+golden holds none of them.
 """
 
 import argparse
@@ -521,26 +520,22 @@ def cases_for(name, template, bos, eos):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--templates", help="llama.cpp's models/templates directory")
+    ap.add_argument("--templates", default=os.path.join(
+        os.environ.get("PROMPTSCOPE_UPSTREAM", os.path.expanduser("~/.cache/promptscope/upstream")),
+        "llama.cpp-b11312", "models", "templates"),
+        help="llama.cpp's models/templates directory (default: the upstream cache's b11312, "
+             "scripts/fetch-upstream.sh)")
     args = ap.parse_args()
     sources = {}
-    if args.templates:
-        for name, fname, bos, eos in TEMPLATES:
-            with open(os.path.join(args.templates, fname), encoding="utf-8") as f:
-                sources[name] = (f.read(), bos, eos)
-    else:
-        with open(OUT, encoding="utf-8") as f:
-            for line in f:
-                c = json.loads(line)
-                name = c["id"].split("/")[0][len("jinja-extra-"):]
-                m = c["model"]
-                sources.setdefault(name, (m["chat_template"], m["bos_token"], m["eos_token"]))
+    for name, fname, bos, eos in TEMPLATES:
+        with open(os.path.join(args.templates, fname), encoding="utf-8") as f:
+            sources[name] = (f.read(), bos, eos, fname)
     env = make_env()
     lines = []
     for name, _, _, _ in TEMPLATES:
         if name not in sources:
             continue
-        template, bos, eos = sources[name]
+        template, bos, eos, fname = sources[name]
         for sid, req in cases_for(name, template, bos, eos):
             try:
                 expect = render(env, template, bos, eos, req)
@@ -548,7 +543,7 @@ def main():
                 print("skip %s/%s: %s: %s" % (name, sid, type(e).__name__, e), file=sys.stderr)
                 continue
             case = {"id": "jinja-extra-%s/%s" % (name, sid), "endpoint": "chat",
-                    "model": {"name": "demo", "chat_template": template, "bos_token": bos, "eos_token": eos},
+                    "model": {"name": "demo", "chat_template_file": fname, "bos_token": bos, "eos_token": eos},
                     "request": req, "date": DATE, "expect": expect}
             lines.append(json.dumps(case, ensure_ascii=False))
     with open(OUT, "w", encoding="utf-8", newline="\n") as f:

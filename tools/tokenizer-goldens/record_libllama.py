@@ -28,7 +28,7 @@ Usage (from the repository root):
 
     python3 tools/tokenizer-goldens/record_libllama.py \
         --llama-cpp /root/.cache/promptscope/sdist/llama_cpp_python-0.3.36/vendor/llama.cpp \
-        --vocab nomic-bert-moe=tests/corpus/tokenizer/llama-vocab/ggml-vocab-nomic-bert-moe.gguf \
+        --vocab nomic-bert-moe=$HOME/.cache/promptscope/upstream/llama.cpp-b11312/models/ggml-vocab-nomic-bert-moe.gguf \
         --out crates/tokenizer/tests/golden
 
 Writes <out>/<name>.jsonl for every --vocab NAME=PATH.

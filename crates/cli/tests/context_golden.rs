@@ -1,7 +1,7 @@
 //! What num_ctx keeps and what llama-server's cache reuses, against
-//! `tests/golden/context.jsonl`, recorded by `tools/context-goldens` from
-//! Ollama's own truncation code (copied Go, run against a real
-//! llama-server) and from a real llama-server's timings:
+//! `tests/golden/context.jsonl`, recorded from Ollama's own truncation
+//! code (v0.33.0-rc2, run against a real llama-server) and from a real
+//! llama-server's timings (`tests/golden/README.md` says how):
 //!
 //! - `native-truncation`: `promptscope render --json` keeps the messages
 //!   `truncateNativeChatMessages` keeps and renders the same prompt;

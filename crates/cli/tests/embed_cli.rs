@@ -143,10 +143,7 @@ fn the_bge_model_through_each_route() {
 /// vocabulary-only file has no pooling type, so Ollama would not start
 /// llama-server with --embedding for it).
 fn bge_embedding_model(dir: &std::path::Path) -> PathBuf {
-    let bytes = std::fs::read(testkit::corpus(
-        "tokenizer/llama-vocab/ggml-vocab-bert-bge.gguf",
-    ))
-    .unwrap();
+    let bytes = std::fs::read(testkit::llama_cpp("models/ggml-vocab-bert-bge.gguf")).unwrap();
     assert_eq!(&bytes[..4], b"GGUF");
     let kv_count = u64::from_le_bytes(bytes[16..24].try_into().unwrap());
     let mut out = bytes[..16].to_vec();

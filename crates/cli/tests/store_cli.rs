@@ -1,5 +1,5 @@
 //! The model store through the `promptscope` binary, on the fixture store
-//! Ollama's own create code wrote (tools/store-goldens): a model taken by
+//! Ollama's own create code wrote (crates/store/tests/fixture/README.md): a model taken by
 //! name (`model.store`) renders exactly as the same model given inline,
 //! its inline form being what Ollama's own `ollama show --modelfile`
 //! printed for it (recorded in `crates/store/tests/golden/show.jsonl`);
@@ -310,7 +310,7 @@ fn tokenize_and_generate_take_a_stored_model() {
         input,
     );
     assert_eq!(code, 0, "{err}");
-    let gguf = testkit::corpus("tokenizer/llama-spm.gguf");
+    let gguf = testkit::llama_cpp("models/ggml-vocab-llama-spm.gguf");
     let (_, by_file, _) = run(&["tokenize", "--gguf", gguf.to_str().unwrap()], input);
     assert_eq!(by_name, by_file);
     // generate: counts without running the model (the fixture's GGUFs have

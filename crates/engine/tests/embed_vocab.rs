@@ -48,7 +48,7 @@ fn promptscopes_tokenizer_gives_the_recorded_embedding_answers() {
         let id = g["id"].as_str().unwrap().to_string();
         let path = g["vocab"].as_str().unwrap().to_string();
         let vocab = vocabs.entry(path.clone()).or_insert_with(|| {
-            let f = std::fs::File::open(testkit::repo_root().join(&path)).unwrap();
+            let f = std::fs::File::open(testkit::recorded_path(&path)).unwrap();
             Gguf::read(f, &path).unwrap()
         });
         // every runner call the recording made

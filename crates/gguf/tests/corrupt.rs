@@ -198,7 +198,7 @@ fn truncation_messages() {
         )
     );
     // A real vocabulary cut short.
-    let spm = std::fs::read(common::corpus_dir().join("llama-spm.gguf")).unwrap();
+    let spm = std::fs::read(common::corpus_file("llama-spm.gguf")).unwrap();
     let msg = err(&spm[..300_000]);
     assert!(
         msg.starts_with("truncated file at offset ")

@@ -67,31 +67,20 @@ fn fixture_covers_every_ggml_type_with_gguf_py_sizes() {
 
 #[test]
 fn corpus_files_match_gguf_py() {
-    let dir = corpus_dir();
     let mut n = 0;
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().and_then(|e| e.to_str()) != Some("gguf") {
-            continue;
-        }
-        let stem = path.file_stem().unwrap().to_str().unwrap().to_string();
+    for (stem, path) in common::corpus_vocab_files() {
         let file = parse_path(&path);
         assert_matches(
             &digest_doc(&file),
             &golden(&format!("corpus-{stem}.json")),
-            &stem,
+            stem,
         );
         // Vocab-only files: the whole file is metadata, read once.
         let stats = file.read_stats();
         assert!(stats.bytes_read <= file.file_size(), "{stem}: {stats:?}");
         n += 1;
     }
-    assert_eq!(
-        n,
-        8,
-        "expected the 8 corpus GGUF files in {}",
-        dir.display()
-    );
+    assert_eq!(n, 8);
 }
 
 #[test]
@@ -99,7 +88,7 @@ fn f32_json_numbers_read_back_exactly() {
     // Every score in the SPM corpus files: the JSON number we print parses
     // back (as f32) to the same f32.
     for name in ["llama-spm.gguf", "gemma3.gguf", "mistral-hf.gguf"] {
-        let file = parse_path(&corpus_dir().join(name));
+        let file = parse_path(&common::corpus_file(name));
         let Some(gguf_meta::Array::F32(scores)) = file.get_array("tokenizer.ggml.scores") else {
             panic!("{name}: no f32 scores");
         };

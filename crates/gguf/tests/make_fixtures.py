@@ -30,6 +30,19 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, "fixtures")
 GOLDEN = os.path.join(HERE, "golden")
 CORPUS = os.path.join(HERE, "..", "..", "..", "tests", "corpus", "tokenizer")
+# Two corpus vocabularies are llama.cpp's own files, from the upstream cache
+# (scripts/fetch-upstream.sh), under their corpus names.
+UPSTREAM = os.path.join(
+    os.environ.get("PROMPTSCOPE_UPSTREAM", os.path.expanduser("~/.cache/promptscope/upstream")),
+    "llama.cpp-b11312", "models")
+UPSTREAM_VOCABS = {"llama-spm": "ggml-vocab-llama-spm.gguf", "gemma4": "ggml-vocab-gemma-4.gguf"}
+
+
+def corpus_files():
+    """(corpus name, path) of the eight corpus vocabularies."""
+    files = [(os.path.basename(p)[: -len(".gguf")], p) for p in glob.glob(os.path.join(CORPUS, "*.gguf"))]
+    files += [(n, os.path.join(UPSTREAM, f)) for n, f in UPSTREAM_VOCABS.items()]
+    return sorted(files)
 
 
 def all_types(path, endian):
@@ -130,11 +143,12 @@ def mini(src, dst):
 def fuzz_seeds(smollm2):
     seeds = os.path.normpath(os.path.join(HERE, "../../../fuzz/seeds-gguf"))
     os.makedirs(seeds, exist_ok=True)
-    sources = sorted(glob.glob(os.path.join(CORPUS, "*.gguf")))
+    # Not from llama.cpp's own files: seeds are committed, and those bytes
+    # are another project's (fuzz/seed.sh adds their heads at fuzz time).
+    sources = [(n, p) for n, p in corpus_files() if n not in UPSTREAM_VOCABS]
     if smollm2:
-        sources.append(smollm2)
-    for path in sources:
-        name = os.path.basename(path)[: -len(".gguf")]
+        sources.append((os.path.basename(smollm2)[: -len(".gguf")], smollm2))
+    for name, path in sources:
         with open(path, "rb") as f:
             head = f.read(4096)
         with open(os.path.join(seeds, f"head-{name}.gguf"), "wb") as f:
@@ -173,8 +187,7 @@ def main():
     align64(os.path.join(FIXTURES, "align64.gguf"))
     for name in ["all-types-le", "all-types-be", "align64"]:
         record(os.path.join(FIXTURES, name + ".gguf"), os.path.join(GOLDEN, name + ".json"), False)
-    for path in sorted(glob.glob(os.path.join(CORPUS, "*.gguf"))):
-        name = os.path.basename(path)[: -len(".gguf")]
+    for name, path in corpus_files():
         record(path, os.path.join(GOLDEN, "corpus-" + name + ".json"), True)
     smollm2 = sys.argv[1] if len(sys.argv) > 1 else None
     if smollm2:

@@ -18,9 +18,7 @@ fn repo_root() -> PathBuf {
 }
 
 fn template_dir() -> PathBuf {
-    testkit::corpus("ollama/v0.33.0-rc2/template")
-        .canonicalize()
-        .unwrap()
+    testkit::ollama_templates().canonicalize().unwrap()
 }
 
 fn median(mut v: Vec<Duration>) -> u128 {

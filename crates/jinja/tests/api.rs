@@ -553,8 +553,7 @@ fn depth_limits_on_a_1mib_stack() {
 #[test]
 fn model_templates_on_a_1mib_stack() {
     on_small_stack(|| {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../tests/corpus/llama-templates");
+        let dir = testkit::llama_cpp("models/templates");
         for e in std::fs::read_dir(dir).unwrap() {
             let src = std::fs::read_to_string(e.unwrap().path()).unwrap();
             let prog = jinja::parse(&src).unwrap();

@@ -19,12 +19,7 @@ fn rows(name: &str) -> Vec<serde_json::Value> {
 }
 
 fn template_file(name: &str) -> String {
-    std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../tests/corpus/llama-templates")
-            .join(name),
-    )
-    .unwrap()
+    std::fs::read_to_string(testkit::llama_cpp(&format!("models/templates/{name}"))).unwrap()
 }
 
 fn outcome(res: jinja::Result<serde_json::Value>, key: &str) -> serde_json::Value {

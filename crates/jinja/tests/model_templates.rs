@@ -1,10 +1,8 @@
 //! Every `models/templates/*.jinja` of llama.cpp parses, runs on a simple
 //! conversation without panicking, and goes through `caps_get`.
 
-use std::path::Path;
-
 fn templates() -> Vec<(String, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus/llama-templates");
+    let dir = testkit::llama_cpp("models/templates");
     let mut out: Vec<(String, String)> = std::fs::read_dir(&dir)
         .expect("templates dir")
         .filter_map(|e| e.ok())

@@ -42,11 +42,9 @@ fn apply_template_goldens() {
         let now = case["now"].as_i64().unwrap_or(1_768_472_430);
         let key = (name.clone(), bos.clone(), eos.clone());
         let srv = servers.entry(key).or_insert_with(|| {
-            let src = std::fs::read_to_string(
-                dir.join("../../../../tests/corpus/llama-templates")
-                    .join(&name),
-            )
-            .unwrap();
+            let src =
+                std::fs::read_to_string(testkit::llama_cpp(&format!("models/templates/{name}")))
+                    .unwrap();
             ChatTemplates::init(&src, &bos, &eos, false, false)
                 .and_then(|t| ServerChatParams::new(t, now))
                 .map_err(|e| e.message)

@@ -21,10 +21,10 @@ fn test_chat_template_table() {
         let row: Json = serde_json::from_str(line).unwrap();
         total += 1;
         let src = match row["source"].as_str() {
-            Some("run_single") => std::fs::read_to_string(
-                dir.join("../../../../tests/corpus/llama-templates")
-                    .join(row["template"].as_str().unwrap()),
-            )
+            Some("run_single") => std::fs::read_to_string(testkit::llama_cpp(&format!(
+                "models/templates/{}",
+                row["template"].as_str().unwrap()
+            )))
             .unwrap(),
             _ => row["template"].as_str().unwrap().to_string(),
         };

@@ -23,9 +23,7 @@ fn root() -> PathBuf {
 }
 
 fn template_dir() -> PathBuf {
-    testkit::corpus("ollama/v0.33.0-rc2/template")
-        .canonicalize()
-        .unwrap()
+    testkit::ollama_templates().canonicalize().unwrap()
 }
 
 fn s(v: &Json, k: &str) -> String {

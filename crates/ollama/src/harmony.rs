@@ -1151,7 +1151,7 @@ mod tests {
 /// Replay of the recorded calls `harmony/harmonyparser_test.go` makes on
 /// `HarmonyParser` and `FunctionNameMap` values (lines of kind
 /// `harmony_parser` and `function_name_map`, and the `func` lines of
-/// `NewFunctionNameMap`; tools/parser-goldens/rec): each value is rebuilt
+/// `NewFunctionNameMap`; the recorder of `tests/golden/parsers-tests.jsonl`): each value is rebuilt
 /// from its recorded state, each method called again, its results and the
 /// state after it compared with Go's. `HarmonyMessageHandler` lines (kind
 /// `parser`) are replayed by tests/parsers_golden.rs.

@@ -1,5 +1,5 @@
 //! The answer side as Ollama's handlers drive it, against
-//! `golden/parsers-handler.jsonl` (tools/parser-goldens): the parsers'
+//! `golden/parsers-handler.jsonl` (`golden/README.md`): the parsers'
 //! output fed piece by piece through the `/api/chat` and `/api/generate`
 //! callbacks, every streamed response and the non-streamed message equal
 //! (tool-call ids, which Ollama draws at random, compared by shape).

@@ -1,8 +1,9 @@
 //! The four compatibility routes against `tests/golden/v1.jsonl`, recorded
-//! by `tools/v1-goldens` from Ollama v0.33.0-rc2's own conversion code
+//! from Ollama v0.33.0-rc2's own conversion code
 //! (`openai.FromChatRequest`, `FromCompleteRequest`, `FromResponsesRequest`,
-//! `anthropic.FromMessagesRequest`, with the middleware's checks copied
-//! from middleware/openai.go and middleware/anthropic.go) under Go 1.26.0:
+//! `anthropic.FromMessagesRequest`, behind the middleware's checks of
+//! middleware/openai.go and middleware/anthropic.go) under Go 1.26.0
+//! (`tests/golden/README.md`):
 //! the requests of Ollama's own tests and generated ones. For each body,
 //! the native request the middleware writes is equal byte for byte, or the
 //! error body is (Anthropic's random `request_id` aside).

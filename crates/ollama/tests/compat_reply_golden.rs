@@ -1,6 +1,6 @@
 //! What the four compatibility routes write back, against
-//! `tests/golden/v1-responses.jsonl`, recorded by `tools/v1-response-goldens`
-//! from Ollama v0.33.0-rc2's own writers (middleware/openai.go `ChatWriter`,
+//! `tests/golden/v1-responses.jsonl`, recorded from Ollama v0.33.0-rc2's
+//! own writers (`tests/golden/README.md`; middleware/openai.go `ChatWriter`,
 //! `CompleteWriter`, `ResponsesWriter`, middleware/anthropic.go
 //! `AnthropicWriter`, with openai/ and anthropic/ converting) fed native
 //! responses as the handlers write them: streamed and not, thinking, tool

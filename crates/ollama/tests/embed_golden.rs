@@ -1,6 +1,6 @@
 //! `/api/embed` and `/api/embeddings` against `tests/golden/embed.jsonl`,
-//! recorded by `tools/embed-goldens` from Ollama v0.33.0-rc2's
-//! `EmbedHandler` and `EmbeddingsHandler` (copied verbatim) over a fake
+//! recorded from Ollama v0.33.0-rc2's own `EmbedHandler` and
+//! `EmbeddingsHandler` (`tests/golden/README.md`) over a fake
 //! runner whose tokenizer is libllama's: every answer's status and error
 //! text, `prompt_eval_count` and the embeddings' lengths equal, and for each
 //! input of an `/api/embed` request (recorded alone) its status, error,

@@ -2,7 +2,8 @@
 //!
 //! - `tests/corpus/golden/jinja.jsonl`, checked against a real
 //!   llama-server;
-//! - `tests/golden/jinja-extra.jsonl`, more model templates recorded by
+//! - `tests/golden/jinja-extra.jsonl`, more model templates (llama.cpp's
+//!   `models/templates`, named by file) recorded by
 //!   `tools/jinja-goldens/gen.py` (Python jinja2 with llama.cpp's context).
 //!
 //! Every case must give the exact prompt or the exact error.
@@ -57,12 +58,28 @@ fn render_case(v: &Json) -> Json {
     }
 }
 
+/// The cases of a golden file. A case of `jinja-extra.jsonl` names its
+/// template by file (`model.chat_template_file`: one of llama.cpp's
+/// `models/templates/`, at b11312, from the upstream cache), which is read
+/// into `model.chat_template`.
+fn cases(path: &std::path::Path) -> Vec<Json> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let mut v: Json = serde_json::from_str(line).unwrap();
+            if let Some(file) = v["model"]["chat_template_file"].as_str() {
+                v["model"]["chat_template"] = testkit::llama_template(file).into();
+            }
+            v
+        })
+        .collect()
+}
+
 fn run(path: PathBuf) -> (usize, Vec<String>) {
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
     let mut n = 0;
     let mut failures = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let v: Json = serde_json::from_str(line).unwrap();
+    for v in cases(&path) {
         n += 1;
         let got = render_case(&v);
         // `expect.error` pins the raised message (corpus README): llama-server
@@ -193,9 +210,7 @@ fn odd_conversations_never_panic() {
         corpus_golden("jinja.jsonl"),
         own_golden("jinja-extra.jsonl"),
     ] {
-        let text = std::fs::read_to_string(path).unwrap();
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let v: Json = serde_json::from_str(line).unwrap();
+        for v in cases(&path) {
             let m = &v["model"];
             templates
                 .entry(m["chat_template"].as_str().unwrap().to_string())

@@ -1,5 +1,5 @@
-//! Model names against `tests/golden/names.jsonl`, recorded by
-//! `tools/name-goldens` from Ollama's own types/model package: the names
+//! Model names against `tests/golden/names.jsonl`, recorded from Ollama's
+//! own types/model package (`tests/golden/README.md`): the names
 //! of name_test.go and generated ones (hosts with ports and schemes,
 //! `hf.co/...`, `-cloud` tags, over-long and empty parts, `..`, NUL).
 //! `ParseName`, `ParseNameBare`, `IsValid`, `String`, `DisplayShortest`,

@@ -6,11 +6,11 @@ use std::path::PathBuf;
 use ollama::named::{named, parse_index};
 
 fn dir() -> PathBuf {
-    testkit::corpus("ollama/v0.33.0-rc2/template")
+    testkit::ollama_templates()
 }
 
 #[test]
-fn upstream_named_cases() {
+fn shared_upstream_named_cases() {
     let known = parse_index(&std::fs::read_to_string(dir().join("index.json")).unwrap()).unwrap();
     assert_eq!(known.len(), 37);
     let text = std::fs::read_to_string(dir().join("testdata/templates.jsonl")).unwrap();

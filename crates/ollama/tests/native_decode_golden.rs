@@ -1,8 +1,8 @@
 //! `/api/chat` and `/api/generate` bodies decoded as Ollama's handlers decode
 //! them, against `tests/golden/native-decode.jsonl`, recorded by
-//! `tools/v1-goldens` (native/main.go) from Ollama v0.33.0-rc2's own `api`
-//! types under Go 1.26.0 (`c.ShouldBindJSON` and the handlers' first lines
-//! copied verbatim): every error text equal, and for every body Go accepts,
+//! from Ollama v0.33.0-rc2's own `api` types under Go 1.26.0, decoded as
+//! `c.ShouldBindJSON` and the handlers' first lines decode them
+//! (`tests/golden/README.md`): every error text equal, and for every body Go accepts,
 //! the fields that shape the prompt equal to what Go decoded.
 //!
 //! Bodies that are not one JSON value serde reads (`"raw": true`: empty,

@@ -1,6 +1,6 @@
 //! Ollama's own parser tests (`model/parsers/*_test.go`, `harmony/`,
 //! `tools/`), replayed: every call those tests made on a parser, recorded
-//! with what Ollama's code returned (tools/parser-goldens), made again on
+//! with what Ollama's code returned (`tests/golden/README.md`), made again on
 //! the Rust port. `PARSER_FILE=qwen3coder_test.go` narrows the run to one
 //! Go test file.
 

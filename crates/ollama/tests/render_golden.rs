@@ -87,7 +87,10 @@ fn run_file(path: &std::path::Path) -> (usize, Vec<String>) {
     let mut n = 0;
     let mut failures = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if let Some(file) = v["model"]["chat_template_file"].as_str() {
+            v["model"]["chat_template"] = testkit::llama_template(file).into();
+        }
         n += 1;
         let case = RenderCase::from_json(&v).unwrap();
         let result = case.render(None);

@@ -1,6 +1,8 @@
 //! Ollama's own template tests (`template/template_test.go` TestTemplate):
 //! the 20 built-in templates on three conversations, compared with the
-//! upstream expected files in `tests/corpus/ollama/v0.33.0-rc2/template/testdata`.
+//! upstream expected files in `../shared/corpus/ollama/v0.33.0-rc2/template/testdata`
+//! (the reference material beside the clone: `scripts/test.sh` skips the
+//! tests named `shared_*` and lists them as not run where it is absent).
 
 use std::path::PathBuf;
 
@@ -9,11 +11,11 @@ use ollama::date::Date;
 use ollama::template::{Template, Values};
 
 fn template_dir() -> PathBuf {
-    testkit::corpus("ollama/v0.33.0-rc2/template")
+    testkit::ollama_templates()
 }
 
 #[test]
-fn sixty_upstream_conversations() {
+fn shared_sixty_upstream_conversations() {
     let conversations: Vec<(&str, Vec<Message>)> = vec![
         ("user", vec![Message::new("user", "Hello, how are you?")]),
         (

@@ -1,6 +1,6 @@
 //! The Modelfile parser against `tests/golden/modelfile.jsonl`, recorded
-//! by `tools/modelfile-goldens` from Ollama's own `ParseFile` (copied
-//! verbatim): the inputs of parser/parser_test.go and 400 generated
+//! from Ollama v0.33.0-rc2's own `ParseFile` (`tests/golden/README.md`):
+//! the inputs of parser/parser_test.go and 400 generated
 //! Modelfiles, errors included. Commands, `Modelfile.String()`, what
 //! `CreateRequest` makes of them and error texts all equal.
 

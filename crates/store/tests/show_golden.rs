@@ -1,5 +1,5 @@
 //! The fixture store (written by Ollama's own create code,
-//! tools/store-goldens) read by `store`, against what Ollama's show and
+//! `tests/fixture/README.md`) read by `store`, against what Ollama's show and
 //! list code answered for it (`golden/show.jsonl`): the `/api/show` body
 //! byte for byte, what `ollama show` prints with each flag, the
 //! `/api/tags` body and the `ollama list` table.

@@ -1,11 +1,10 @@
 //! llama.cpp's own tokenizer tests (tests/test-tokenizer-0.cpp) on its own
 //! vocabularies (models/ggml-vocab-*.gguf with their `.inp` and `.out`,
-//! from the llama-cpp-python 0.3.36 sdist, copied unchanged into
-//! `tests/corpus/tokenizer/llama-vocab/`): each input, tokenized with
+//! from the llama-cpp-python 0.3.36 sdist, which `scripts/fetch-upstream.sh`
+//! downloads into the upstream cache): each input, tokenized with
 //! `add_special = false` and `parse_special = false` as the test does,
-//! must give the recorded ids. The GGUF of a test is the corpus file of the
-//! same vocabulary where the corpus already holds it; the larger ones are
-//! stored gzip-compressed (`.gguf.gz`, inflated to the sdist's bytes).
+//! must give the recorded ids. Llama 3's and Qwen 2's tests run on the
+//! corpus files of the same vocabularies.
 
 mod common;
 
@@ -42,9 +41,10 @@ fn read_tests(inp: &str, out: &str) -> Vec<(String, Vec<u32>)> {
 }
 
 fn run(name: &str, gguf: PathBuf) {
-    let dir = common::corpus_dir().join("llama-vocab");
-    let inp = std::fs::read_to_string(dir.join(format!("ggml-vocab-{name}.gguf.inp"))).unwrap();
-    let out = std::fs::read_to_string(dir.join(format!("ggml-vocab-{name}.gguf.out"))).unwrap();
+    let file =
+        |ext: &str| common::corpus_file(&format!("llama-vocab/ggml-vocab-{name}.gguf.{ext}"));
+    let inp = std::fs::read_to_string(file("inp")).unwrap();
+    let out = std::fs::read_to_string(file("out")).unwrap();
     let vocab = common::load_path(&gguf);
     let tests = read_tests(&inp, &out);
     let mut bad = Vec::new();
@@ -68,18 +68,18 @@ fn run(name: &str, gguf: PathBuf) {
 fn bert_bge_wordpiece() {
     run(
         "bert-bge",
-        common::corpus_dir().join("llama-vocab/ggml-vocab-bert-bge.gguf"),
+        common::corpus_file("llama-vocab/ggml-vocab-bert-bge.gguf"),
     );
 }
 
 #[test]
 fn llama_spm() {
-    run("llama-spm", common::corpus_dir().join("llama-spm.gguf"));
+    run("llama-spm", common::corpus_file("llama-spm.gguf"));
 }
 
 #[test]
 fn gemma_4() {
-    run("gemma-4", common::corpus_dir().join("gemma4.gguf"));
+    run("gemma-4", common::corpus_file("gemma4.gguf"));
 }
 
 /// The vocabularies whose GGUF is here as llama.cpp ships it.
@@ -96,7 +96,7 @@ fn byte_pair_vocabularies() {
     ] {
         run(
             name,
-            common::corpus_dir().join(format!("llama-vocab/ggml-vocab-{name}.gguf")),
+            common::corpus_file(&format!("llama-vocab/ggml-vocab-{name}.gguf")),
         );
     }
 }
@@ -105,19 +105,19 @@ fn byte_pair_vocabularies() {
 /// the same tokens, types and merges.
 #[test]
 fn llama_bpe_and_qwen2_on_the_corpus_files() {
-    run("llama-bpe", common::corpus_dir().join("llama3.gguf"));
-    run("qwen2", common::corpus_dir().join("qwen3.gguf"));
+    run("llama-bpe", common::corpus_file("llama3.gguf"));
+    run("qwen2", common::corpus_file("qwen3.gguf"));
 }
 
-/// The three larger BPE vocabularies, stored as `.gguf.gz`: Command R's own
+/// The three larger BPE vocabularies: Command R's own
 /// pre-tokenizer, DeepSeek LLM's, and Qwen 3.5's (the Qwen 2 vocabulary
 /// with `tokenizer.ggml.pre = "qwen35"`).
 #[test]
-fn compressed_byte_pair_vocabularies() {
+fn larger_byte_pair_vocabularies() {
     for name in ["command-r", "deepseek-llm", "qwen35"] {
         run(
             name,
-            common::corpus_dir().join(format!("llama-vocab/ggml-vocab-{name}.gguf.gz")),
+            common::corpus_file(&format!("llama-vocab/ggml-vocab-{name}.gguf")),
         );
     }
 }

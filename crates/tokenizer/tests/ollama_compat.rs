@@ -137,7 +137,7 @@ fn llama_cpp_converted_files_tokenize_the_same() {
         if name == "smollm2" {
             continue;
         }
-        let bytes = std::fs::read(common::corpus_dir().join(&name)).unwrap();
+        let bytes = std::fs::read(common::corpus_file(&name)).unwrap();
         let file = parse(&bytes);
         let v = Vocab::from_gguf_ollama(&file).unwrap();
         println!("{name}: compat {:?}", v.ollama_compat_applied());

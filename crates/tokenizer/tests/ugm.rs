@@ -13,7 +13,7 @@ mod common;
 use tokenizer::VocabType;
 
 fn check(golden: &str, gguf: &str) {
-    let vocab = common::load_path(&common::corpus_dir().join(gguf));
+    let vocab = common::load_path(&common::corpus_file(gguf));
     assert_eq!(vocab.vocab_type(), VocabType::Ugm);
     common::check_libllama_golden(golden, &vocab);
 }
@@ -88,7 +88,7 @@ fn special_ids_and_flags_as_llama_cpp() {
         ),
     ];
     for (gguf, ids, flags, n, eog) in rows {
-        let v = common::load_path(&common::corpus_dir().join(gguf));
+        let v = common::load_path(&common::corpus_file(gguf));
         assert_eq!(
             [
                 v.bos(),
@@ -171,7 +171,7 @@ fn charsmap_load_errors_and_defaults() {
 /// (llama.cpp throws `std::out_of_range`).
 #[test]
 fn pieces_of_every_token_type() {
-    let v = common::load_path(&common::corpus_dir().join("llama-vocab/ugm-synth-a.gguf"));
+    let v = common::load_path(&common::corpus_file("llama-vocab/ugm-synth-a.gguf"));
     let want: &[(u32, &str, &str)] = &[
         (0, "3c733e", ""),
         (1, "3c7061643e", ""),

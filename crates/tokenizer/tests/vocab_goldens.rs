@@ -13,7 +13,7 @@ mod common;
 use tokenizer::VocabType;
 
 fn check(name: &str, want: VocabType) {
-    let gguf = common::corpus_dir().join(format!("llama-vocab/ggml-vocab-{name}.gguf.gz"));
+    let gguf = common::corpus_file(&format!("llama-vocab/ggml-vocab-{name}.gguf"));
     let vocab = common::load_path(&gguf);
     assert_eq!(vocab.vocab_type(), want, "{name}");
     common::check_libllama_golden(&format!("{name}.jsonl.gz"), &vocab);
@@ -54,7 +54,7 @@ fn command_r_deepseek_llm_qwen35_match_llama_cpp() {
 /// punctuation, emoji, whitespace runs, long words, `[CLS]`-like text).
 #[test]
 fn bert_bge_matches_llama_cpp() {
-    let gguf = common::corpus_dir().join("llama-vocab/ggml-vocab-bert-bge.gguf");
+    let gguf = common::corpus_file("llama-vocab/ggml-vocab-bert-bge.gguf");
     let vocab = common::load_path(&gguf);
     assert_eq!(vocab.vocab_type(), VocabType::Wpm);
     common::check_libllama_golden("bert-bge.jsonl.gz", &vocab);

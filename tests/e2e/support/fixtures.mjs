@@ -24,6 +24,18 @@ export function corpus(rel) {
   );
 }
 
+/** The upstream cache: $PROMPTSCOPE_UPSTREAM, else ~/.cache/promptscope/upstream (as crates/testkit). */
+export const UPSTREAM_CACHE =
+  process.env.PROMPTSCOPE_UPSTREAM ?? path.join(os.homedir(), '.cache/promptscope/upstream');
+
+/** `<rel>` of llama.cpp's tree at b11312 (llama-cpp-python 0.3.36's sdist), e.g. `models/ggml-vocab-bert-bge.gguf`. */
+export function llamaCpp(rel) {
+  return must(
+    path.join(UPSTREAM_CACHE, 'llama.cpp-b11312', rel),
+    'run `bash scripts/fetch-upstream.sh` (scripts/test.sh runs it first)',
+  );
+}
+
 /** The corpus's Llama 3 vocabulary GGUF (128,256 tokens, metadata only). */
 export const llama3 = () => corpus('tokenizer/llama3.gguf');
 

@@ -25,6 +25,36 @@ pub fn golden(name: &str) -> serde_json::Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("bad golden {}: {e}", path.display()))
 }
 
+/// The eight vocabulary GGUFs of the tokenizer corpus, by their corpus
+/// names: six in the repository's `tests/corpus/tokenizer`, and
+/// `llama-spm.gguf` and `gemma4.gguf`, which are llama.cpp's own
+/// `ggml-vocab-llama-spm.gguf` and `ggml-vocab-gemma-4.gguf` byte for byte,
+/// from the upstream cache (`scripts/fetch-upstream.sh`).
+pub fn corpus_vocab_files() -> Vec<(&'static str, PathBuf)> {
+    [
+        "deepseek3",
+        "gemma3",
+        "gemma4",
+        "gptoss",
+        "llama-spm",
+        "llama3",
+        "mistral-hf",
+        "qwen3",
+    ]
+    .into_iter()
+    .map(|stem| (stem, corpus_file(&format!("{stem}.gguf"))))
+    .collect()
+}
+
+/// One corpus vocabulary by its corpus name (see [`corpus_vocab_files`]).
+pub fn corpus_file(name: &str) -> PathBuf {
+    match name {
+        "llama-spm.gguf" => testkit::llama_cpp("models/ggml-vocab-llama-spm.gguf"),
+        "gemma4.gguf" => testkit::llama_cpp("models/ggml-vocab-gemma-4.gguf"),
+        _ => corpus_dir().join(name),
+    }
+}
+
 /// The repository's `tests/corpus/tokenizer`.
 pub fn corpus_dir() -> PathBuf {
     testkit::corpus("tokenizer")

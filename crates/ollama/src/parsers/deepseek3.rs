@@ -673,7 +673,7 @@ mod tests {
 }
 
 /// Ollama's `deepseek3_test.go` calls of `parseToolCallContent`, recorded
-/// as a `parser_methods` line (tools/parser-goldens), replayed.
+/// as a `parser_methods` line (`tests/golden/parsers-tests.jsonl`), replayed.
 #[cfg(test)]
 mod golden {
     use super::*;

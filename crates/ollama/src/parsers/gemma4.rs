@@ -1499,7 +1499,7 @@ mod tests {
 }
 
 /// Ollama's `gemma4_test.go` calls of unexported functions, recorded as
-/// `func` lines (tools/parser-goldens), replayed.
+/// `func` lines (`tests/golden/parsers-tests.jsonl`), replayed.
 #[cfg(test)]
 mod golden {
     use super::*;

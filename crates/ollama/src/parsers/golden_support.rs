@@ -1,6 +1,6 @@
 //! What the golden replays of the parser, harmony and tools modules share:
-//! the recorded Go tests (`tests/golden/parsers-tests.jsonl`, see
-//! tools/parser-goldens/FORMAT.md and rec.go beside it), read once, and
+//! the recorded Go tests (`tests/golden/parsers-tests.jsonl`, whose line
+//! format `tests/golden/README.md` describes), read once, and
 //! the readers and writers of the recorder's dump format: `func` lines
 //! for the unexported helpers the tests call, `parser_methods` lines for
 //! parsers driven through unexported methods (the parser's state before

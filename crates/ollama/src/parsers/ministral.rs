@@ -530,7 +530,7 @@ mod tests {
 }
 
 /// Ollama's `ministral_test.go` calls of unexported code, recorded
-/// (tools/parser-goldens) and replayed: `findJSONEnd` (`func` lines) and
+/// (`tests/golden/parsers-tests.jsonl`) and replayed: `findJSONEnd` (`func` lines) and
 /// `parseEvents` on a parser whose buffer the test writes by hand
 /// (`parser_methods` lines, with the parser's state before and after each
 /// call).

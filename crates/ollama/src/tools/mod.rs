@@ -1195,7 +1195,7 @@ mod tests {
 }
 
 /// Replay of the recorded calls `tools/tools_test.go` and
-/// `tools/template_test.go` make (tools/parser-goldens/rec): `tools_parser`
+/// `tools/template_test.go` make (`tests/golden/parsers-tests.jsonl`): `tools_parser`
 /// lines (a `Parser` built by `NewParser` or by hand, and its method
 /// calls) and `func` lines (`NewParser`, `parseTag`, `findArguments`). Go
 /// orders a call's arguments at random (see the module's documentation),

@@ -19,6 +19,26 @@ pub fn corpus_dir() -> PathBuf {
     testkit::corpus("tokenizer")
 }
 
+/// A vocabulary or test file by the name the tests and goldens use for it:
+/// llama.cpp's own files (`llama-vocab/ggml-vocab-*`, and the corpus names
+/// `llama-spm.gguf` and `gemma4.gguf`, which are llama.cpp's
+/// `ggml-vocab-llama-spm.gguf` and `ggml-vocab-gemma-4.gguf` byte for byte)
+/// come from the upstream cache (`scripts/fetch-upstream.sh`: the
+/// llama-cpp-python 0.3.36 sdist's `models/`); `llama-vocab/ugm-synth-*`
+/// are ours, in `tests/corpus/tokenizer/synth/`; anything else is a file of
+/// `tests/corpus/tokenizer`.
+pub fn corpus_file(name: &str) -> PathBuf {
+    match name {
+        "llama-spm.gguf" => testkit::llama_cpp("models/ggml-vocab-llama-spm.gguf"),
+        "gemma4.gguf" => testkit::llama_cpp("models/ggml-vocab-gemma-4.gguf"),
+        _ => match name.strip_prefix("llama-vocab/") {
+            Some(rest) if rest.starts_with("ugm-synth-") => corpus_dir().join("synth").join(rest),
+            Some(rest) => testkit::llama_cpp(&format!("models/{rest}")),
+            None => corpus_dir().join(name),
+        },
+    }
+}
+
 /// SmolLM2 from the model cache (`scripts/fetch-models.sh`).
 pub fn smollm2() -> PathBuf {
     testkit::smollm2()
@@ -150,7 +170,7 @@ pub fn load_corpus_vocab(name: &str) -> Vocab {
     if name == "smollm2" {
         return load_path(&smollm2());
     }
-    load_path(&corpus_dir().join(name))
+    load_path(&corpus_file(name))
 }
 
 /// One line of `tokenize.jsonl`.

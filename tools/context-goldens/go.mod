@@ -1,3 +1,0 @@
-module promptscope/tools/context-goldens
-
-go 1.26
