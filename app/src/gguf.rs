@@ -92,8 +92,11 @@ fn short(v: &Value, max: usize) -> String {
 impl Gguf {
     /// Loads the vocabulary of a parsed file.
     pub fn new(name: impl Into<String>, file: GgufFile) -> Gguf {
-        let vocab =
-            Vocab::from_gguf_with(&file, LoadOptions::ollama(true)).map_err(|e| e.llama_log_line());
+        let vocab = Vocab::from_gguf_with(
+            &file,
+            LoadOptions::ollama(true).with_build(ollama::server::OLLAMA_LLAMA_CPP),
+        )
+        .map_err(|e| e.llama_log_line());
         Gguf {
             name: name.into(),
             file,

@@ -243,6 +243,15 @@ pub fn ExplainPane() -> impl IntoView {
                 .unwrap_or_default()
         })
     });
+    // Native mode: the llama.cpp build and the build-specific rules that
+    // applied.
+    let build = Memo::new(move |_| {
+        store.outcome.with(|o| {
+            o.explain
+                .as_ref()
+                .and_then(|e| e.llamacpp.clone().map(|b| (b, e.build_rules.clone())))
+        })
+    });
     // Per-message token costs, and where num_ctx truncation cut.
     let costs = Memo::new(move |_| {
         store.outcome.with(|o| {
@@ -439,6 +448,38 @@ pub fn ExplainPane() -> impl IntoView {
                     facts
                         .with(|f| f.truncation.clone())
                         .map(|t| view! { <dt>{store.t("explain.truncation")}</dt> <dd>{t}</dd> })
+                }}
+                {move || {
+                    build.get().map(|(build, rules)| {
+                        view! {
+                            <dt>{store.t("explain.llamacpp")}</dt>
+                            <dd data-testid="explain-llamacpp">
+                                <code>{build.clone()}</code>
+                                " "
+                                <span class="rule">{store.t("explain.llamacpp_rule").replace("{build}", &build)}</span>
+                            </dd>
+                            {(!rules.is_empty()).then(|| view! {
+                                <dt>{store.t("explain.build_rules")}</dt>
+                                <dd>
+                                    <ul class="build-rules" data-testid="explain-build-rules">
+                                        {rules.into_iter().map(|r| view! {
+                                            <li data-rule=r.id.clone()>
+                                                <code>{r.id.clone()}</code>
+                                                " — "
+                                                <span>{r.behaviour.clone()}</span>
+                                                " "
+                                                <span class="rule">{
+                                                    store.t("explain.build_rule_since")
+                                                        .replace("{first}", &r.first)
+                                                        .replace("{upstream}", &r.upstream)
+                                                }</span>
+                                            </li>
+                                        }).collect_view()}
+                                    </ul>
+                                </dd>
+                            })}
+                        }
+                    })
                 }}
                 {move || {
                     store.store_model.get().map(|m| {

@@ -126,9 +126,27 @@ pub fn ModelPane() -> impl IntoView {
         Some(_) => "other".to_string(),
     };
 
+    // Which runtime and build rendered the prompt.
+    let rendered_by = Memo::new(move |_| {
+        let native = store
+            .outcome
+            .with(|o| o.explain.as_ref().and_then(|e| e.llamacpp.clone()));
+        let mut line = format!("Ollama {}", changes::Release::NEWEST);
+        if let Some(build) = native {
+            line.push_str(&format!(
+                " · {} llama-server {build}",
+                store.t("model.native_mode")
+            ));
+        }
+        line
+    });
+
     view! {
         <section class="pane" id="model-pane" aria-labelledby="model-heading">
             <h2 id="model-heading">{move || store.t("model.title")}</h2>
+            <p class="runtime-line" data-testid="model-runtime">
+                {move || store.t("model.rendered_by")} " " <strong>{move || rendered_by.get()}</strong>
+            </p>
             <label class="check">
                 <input
                     type="checkbox"

@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod cache;
+mod diff;
 mod exec;
 mod generate;
 mod gguf;
@@ -59,6 +60,8 @@ enum Command {
     Serve(serve::Args),
     /// What Ollama makes of the model's output: content, thinking, tool calls
     Parse(parse::Args),
+    /// One case rendered as two runtimes or releases, and where they part
+    Diff(diff::Args),
 }
 
 /// A case's `model.modelfile` and `model.store` (spec: "A model from an
@@ -117,6 +120,33 @@ fn run(command: Command) -> Result<(), Failure> {
         Command::Show(args) => store::show(args),
         Command::Serve(args) => serve::run(args),
         Command::Parse(args) => parse::run(args),
+        Command::Diff(args) => diff::run(args),
+    }
+}
+
+/// `--runtime`, `--ollama`, `--llamacpp`: the runtime and version every
+/// case that names none gets (contract v3).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct RuntimeFlags {
+    /// The runtime: ollama (default), llama-server
+    #[arg(long, value_name = "RUNTIME")]
+    pub runtime: Option<String>,
+    /// The Ollama release, as `ollama -v` prints it (default: the newest)
+    #[arg(long, value_name = "VERSION")]
+    pub ollama: Option<String>,
+    /// The llama.cpp build of runtime llama-server (b10488; default: the newest)
+    #[arg(long, value_name = "BUILD")]
+    pub llamacpp: Option<String>,
+}
+
+impl RuntimeFlags {
+    /// The defaults they give.
+    pub fn defaults(&self) -> runtime::Defaults {
+        runtime::Defaults {
+            runtime: self.runtime.clone(),
+            ollama: self.ollama.clone(),
+            llamacpp: self.llamacpp.clone(),
+        }
     }
 }
 

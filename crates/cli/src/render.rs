@@ -10,10 +10,17 @@ use crate::{parse_json, write_json_line, Failure as CliFailure, Input};
 
 pub(crate) use engine::gguf::Gguf;
 
-/// Opens and reads a GGUF file.
+/// Opens and reads a GGUF file as Ollama's llama-server loads it.
 pub(crate) fn load_gguf(path: &str) -> Result<Gguf, String> {
     let f = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     Gguf::read(f, path)
+}
+
+/// [`load_gguf`] for the llama-server of an Ollama release's build.
+pub(crate) fn load_gguf_at(path: &str, build: changes::Build) -> Result<Gguf, String> {
+    let f = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let options = tokenizer::LoadOptions::ollama(true).with_build(build);
+    Gguf::read_with(f, path, options)
 }
 
 /// The runner's second truncation stage (`ollama::runner`) as JSON:
@@ -85,6 +92,8 @@ fn explain_json(ex: &Explain) -> Json {
         "message_tokens": ex.message_tokens,
         "legacy_dropped": ex.legacy_dropped,
         "leading_bos": ex.leading_bos,
+        "llamacpp": ex.llamacpp,
+        "build_rules": build_rules_json(&ex.build_rules),
     })
 }
 
@@ -277,6 +286,201 @@ fn run_embed(
     }
 }
 
+/// A `"runtime": "llama-server"` case: what llama-server has loaded, its
+/// clock, and the request.
+pub(crate) struct ServerCase {
+    template: String,
+    bos: String,
+    eos: String,
+    add_bos: bool,
+    add_eos: bool,
+    vision: bool,
+    /// The model's GGUF as llama-server loads it at the build.
+    pub gguf: Option<Gguf>,
+    now: i64,
+    /// The request body.
+    pub request: Json,
+}
+
+impl ServerCase {
+    /// The case's model (`chat_template`, `bos_token`, `eos_token`, or
+    /// `gguf`: its template, its vocabulary's BOS/EOS at `build`, without
+    /// Ollama's compat rewrites), `date` (llama-server's clock; absent =
+    /// now) and `request`.
+    pub(crate) fn from_json(v: &Json, build: changes::Build) -> Result<ServerCase, String> {
+        let m = v.get("model").cloned().unwrap_or(Json::Null);
+        let text = |k: &str| -> Result<Option<String>, String> {
+            match m.get(k) {
+                None | Some(Json::Null) => Ok(None),
+                Some(Json::String(s)) => Ok(Some(s.clone())),
+                Some(_) => Err(format!("model.{k} must be a string")),
+            }
+        };
+        let gguf = match text("gguf")? {
+            Some(p) => {
+                let f = std::fs::File::open(&p).map_err(|e| format!("cannot read {p}: {e}"))?;
+                let options = tokenizer::LoadOptions::default().with_build(build);
+                Some(Gguf::read_with(f, &p, options)?)
+            }
+            None => None,
+        };
+        let template = match (text("chat_template")?, &gguf) {
+            (Some(t), _) => t,
+            (None, Some(g)) => g
+                .file
+                .get_str("tokenizer.chat_template")
+                .unwrap_or("")
+                .to_string(),
+            (None, None) => String::new(),
+        };
+        let (bos, eos, add_bos, add_eos) = match &gguf {
+            Some(g) => (
+                g.vocab.bos_text().unwrap_or_default(),
+                g.vocab.eos_text().unwrap_or_default(),
+                g.vocab.add_bos(),
+                g.vocab.add_eos(),
+            ),
+            None => (
+                text("bos_token")?.unwrap_or_default(),
+                text("eos_token")?.unwrap_or_default(),
+                false,
+                false,
+            ),
+        };
+        let vision = m
+            .get("capabilities")
+            .and_then(Json::as_array)
+            .is_some_and(|c| c.iter().any(|x| x == "vision"));
+        let now = match v.get("date") {
+            None | Some(Json::Null) => ollama::native::NativeTime::now_utc(),
+            Some(Json::String(d)) => ollama::native::NativeTime::from_date(
+                ollama::date::Date::parse(d)
+                    .ok_or_else(|| format!("date {d:?} is not YYYY-MM-DD"))?,
+            ),
+            Some(_) => return Err("date must be a string YYYY-MM-DD".into()),
+        }
+        .unix();
+        let request = v.get("request").cloned().unwrap_or(Json::Null);
+        if !request.is_object() {
+            return Err("request must be an object: llama-server's request body".into());
+        }
+        Ok(ServerCase {
+            template,
+            bos,
+            eos,
+            add_bos,
+            add_eos,
+            vision,
+            gguf,
+            now,
+            request,
+        })
+    }
+
+    /// Renders it as llama-server at `build` does.
+    pub(crate) fn render(
+        &self,
+        build: changes::Build,
+    ) -> Result<runtime::llama_server::Rendered, runtime::llama_server::Failure> {
+        let model = runtime::llama_server::Model {
+            chat_template: &self.template,
+            bos_token: &self.bos,
+            eos_token: &self.eos,
+            add_bos: self.add_bos,
+            add_eos: self.add_eos,
+            vision: self.vision,
+            audio: false,
+        };
+        runtime::llama_server::render(&model, &self.request, build, self.now)
+    }
+
+    /// The prompt's tokens as llama-server tokenizes it for completion
+    /// (special tokens added and parsed), with a GGUF.
+    pub(crate) fn tokens(&self, prompt: &str) -> Option<Result<Vec<u32>, String>> {
+        let g = self.gguf.as_ref()?;
+        Some(
+            g.vocab
+                .tokenize(prompt, true, true)
+                .map_err(|e| e.message().to_string()),
+        )
+    }
+}
+
+/// The build-specific rules as JSON.
+pub(crate) fn build_rules_json(rules: &[ollama::server::BuildRule]) -> Json {
+    json!(rules
+        .iter()
+        .map(
+            |r| json!({"id": r.id, "in_effect": r.in_effect, "first": r.first,
+                        "upstream": r.upstream, "behaviour": r.behaviour})
+        )
+        .collect::<Vec<_>>())
+}
+
+/// A llama-server result's `--json` object.
+pub(crate) fn server_json(
+    sc: &ServerCase,
+    build: changes::Build,
+    result: &Result<runtime::llama_server::Rendered, runtime::llama_server::Failure>,
+) -> Json {
+    let mut j = json!({"runtime": "llama-server", "llamacpp": build.to_string()});
+    match result {
+        Ok(r) => {
+            j["prompt"] = json!(r.prompt);
+            j["thinking_default"] = json!(r.thinking_default);
+            j["build_rules"] = build_rules_json(&r.build_rules);
+            match sc.tokens(&r.prompt) {
+                Some(Ok(t)) => j["prompt_tokens"] = json!(t.len()),
+                Some(Err(e)) => j["prompt_tokens_error"] = json!(e),
+                None => {}
+            }
+        }
+        Err(f) => {
+            j["error"] = json!(f.message);
+            j["status"] = json!(f.status);
+            j["body"] = json!(f.body);
+            j["stage"] = json!(f.stage);
+            j["build_rules"] = build_rules_json(&f.build_rules);
+        }
+    }
+    j
+}
+
+/// `promptscope render` of a llama-server case.
+fn run_server(
+    v: &Json,
+    build: changes::Build,
+    as_json: bool,
+    out: &mut impl Write,
+) -> Result<(), CliFailure> {
+    let sc = ServerCase::from_json(v, build).map_err(CliFailure::Usage)?;
+    let result = sc.render(build);
+    if as_json {
+        write_json_line(out, &server_json(&sc, build, &result))?;
+    } else {
+        match &result {
+            Ok(r) => out
+                .write_all(r.prompt.as_bytes())
+                .map_err(|e| CliFailure::Usage(format!("cannot write output: {e}")))?,
+            Err(f) => {
+                let _ = writeln!(io::stderr(), "{}", f.message);
+            }
+        }
+    }
+    out.flush()
+        .map_err(|e| CliFailure::Usage(format!("cannot write output: {e}")))?;
+    result.map(|_| ()).map_err(|_| CliFailure::Engine)
+}
+
+/// The runtime keys every Ollama result carries.
+pub(crate) fn ollama_runtime_json(j: &mut Json, release: changes::Release, native: bool) {
+    j["runtime"] = json!("ollama");
+    j["ollama"] = json!(release.tag);
+    if native {
+        j["llamacpp"] = json!(release.llama_cpp.to_string());
+    }
+}
+
 /// `promptscope render [--json|--jsonl] [FILE|-]`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -288,12 +492,56 @@ pub struct Args {
     #[arg(long)]
     jsonl: bool,
     #[command(flatten)]
+    runtime: crate::RuntimeFlags,
+    #[command(flatten)]
     opts: Input,
+}
+
+/// One `--jsonl` case's result line: `Err` is bad input (an `invalid`
+/// line).
+fn jsonl_result(mut v: Json, defaults: &runtime::Defaults) -> Result<Json, String> {
+    let id = v.get("id").cloned().unwrap_or(Json::Null);
+    let release = match runtime::Spec::of_case(&v, defaults)? {
+        runtime::Spec::LlamaServer(build) => {
+            let sc = ServerCase::from_json(&v, build)?;
+            let mut o = json!({"id": id, "runtime": "llama-server", "llamacpp": build.to_string()});
+            match sc.render(build) {
+                Ok(r) => o["prompt"] = json!(r.prompt),
+                Err(f) => o["error"] = json!(f.message),
+            }
+            return Ok(o);
+        }
+        runtime::Spec::Ollama(release) => release,
+    };
+    match crate::store::resolve_case(&mut v) {
+        Ok(()) => {}
+        Err(crate::store::Prep::Usage(m)) => return Err(m),
+        Err(crate::store::Prep::Ollama(r)) => return Ok(json!({"id": id, "error": r.message})),
+    }
+    let mut case = RenderCase::from_json(&v)?;
+    case.llamacpp = release.llama_cpp;
+    let mut o = Map::new();
+    o.insert("id".into(), case.id.clone());
+    o.insert("runtime".into(), json!("ollama"));
+    o.insert("ollama".into(), json!(release.tag));
+    if let Some(e) = case.embed(None, None) {
+        match (&e.error, &e.unsupported) {
+            (Some((_, m)), _) | (None, Some(m)) => o.insert("error".into(), json!(m)),
+            (None, None) => o.insert("inputs".into(), json!(embed_texts(&e))),
+        };
+        return Ok(Json::Object(o));
+    }
+    match case.render(None) {
+        Ok(r) => o.insert("prompt".into(), json!(r.prompt)),
+        Err(f) => o.insert("error".into(), json!(f.message)),
+    };
+    Ok(Json::Object(o))
 }
 
 /// Runs `promptscope render`.
 pub fn run(args: Args) -> Result<(), CliFailure> {
     let opts = &args.opts;
+    let defaults = args.runtime.defaults();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let flush = |out: &mut io::BufWriter<io::StdoutLock>| {
@@ -306,46 +554,22 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
             if line.trim().is_empty() {
                 continue;
             }
-            let mut refused = None;
-            let result = parse_json(&line, &format!("line {}", n + 1))
-                .and_then(|mut v| match crate::store::resolve_case(&mut v) {
-                    Ok(()) => Ok(v),
-                    Err(crate::store::Prep::Usage(m)) => Err(m),
-                    Err(crate::store::Prep::Ollama(r)) => {
-                        refused = Some(json!({"id": v.get("id").cloned().unwrap_or(Json::Null), "error": r.message}));
-                        Err(String::new())
-                    }
-                })
-                .and_then(|v| RenderCase::from_json(&v))
-                .map(|case| {
-                    let mut o = Map::new();
-                    o.insert("id".into(), case.id.clone());
-                    if let Some(e) = case.embed(None, None) {
-                        match (&e.error, &e.unsupported) {
-                            (Some((_, m)), _) | (None, Some(m)) => {
-                                o.insert("error".into(), json!(m))
-                            }
-                            (None, None) => o.insert("inputs".into(), json!(embed_texts(&e))),
-                        };
-                        return Json::Object(o);
-                    }
-                    match case.render(None) {
-                        Ok(r) => o.insert("prompt".into(), json!(r.prompt)),
-                        Err(f) => o.insert("error".into(), json!(f.message)),
-                    };
-                    Json::Object(o)
-                })
-                .unwrap_or_else(|why| {
-                    refused
-                        .take()
-                        .unwrap_or_else(|| json!({"id": null, "invalid": why}))
-                });
+            let result = match parse_json(&line, &format!("line {}", n + 1))
+                .and_then(|v| jsonl_result(v, &defaults))
+            {
+                Ok(j) => j,
+                Err(why) => json!({"id": null, "invalid": why}),
+            };
             write_json_line(&mut out, &result)?;
         }
         return flush(&mut out);
     }
     let text = opts.read_input()?;
     let mut v = parse_json(&text, opts.name()).map_err(CliFailure::Usage)?;
+    let release = match runtime::Spec::of_case(&v, &defaults).map_err(CliFailure::Usage)? {
+        runtime::Spec::LlamaServer(build) => return run_server(&v, build, args.json, &mut out),
+        runtime::Spec::Ollama(release) => release,
+    };
     match crate::store::resolve_case(&mut v) {
         Ok(()) => {}
         Err(crate::store::Prep::Usage(m)) => return Err(CliFailure::Usage(m)),
@@ -361,6 +585,7 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
     }
     let origins = v["model"].get("origins").cloned();
     let mut case = RenderCase::from_json(&v).map_err(CliFailure::Usage)?;
+    case.llamacpp = release.llama_cpp;
     let gguf = match gguf_path(&v) {
         Some(p) => Some(load_gguf(&p).map_err(CliFailure::Usage)?),
         None => None,
@@ -374,6 +599,11 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
     let result = case.render(gguf.as_ref().map(|g| g as &dyn TokenCounter));
     if args.json {
         let mut j = result_json(&result);
+        let native = match &result {
+            Ok(r) => r.explain.branch == "native",
+            Err(f) => f.explain.branch == "native",
+        };
+        ollama_runtime_json(&mut j, release, native);
         if let Some(o) = origins {
             j["origins"] = o;
         }

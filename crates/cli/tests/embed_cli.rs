@@ -99,7 +99,13 @@ fn the_bge_model_through_each_route() {
         &json!({"id": 1, "endpoint": "embed", "request": {"model": "bge", "input": "x"}})
             .to_string(),
     );
-    assert_eq!((code, out.as_str()), (0, "{\"id\":1,\"inputs\":[\"x\"]}\n"));
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            0,
+            "{\"id\":1,\"runtime\":\"ollama\",\"ollama\":\"0.33.0-rc2\",\"inputs\":[\"x\"]}\n"
+        )
+    );
 
     // the legacy route and the OpenAI one
     let legacy = json!({"endpoint": "embeddings", "model": model, "request": {"model": "bge", "prompt": "hello"}});

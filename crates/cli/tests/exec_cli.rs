@@ -29,7 +29,23 @@ fn check_jsonl_against_golden(cmd: &str, file: &str) -> usize {
     let mut bad = Vec::new();
     for (case, mut got) in cases.iter().zip(results) {
         assert_eq!(got["id"], case["id"]);
-        got.as_object_mut().unwrap().remove("id");
+        let o = got.as_object_mut().unwrap();
+        o.remove("id");
+        if cmd == "render" {
+            // contract v3: every result names the runtime and version used
+            assert_eq!(
+                o.remove("runtime"),
+                Some(serde_json::json!("ollama")),
+                "{}",
+                case["id"]
+            );
+            assert_eq!(
+                o.remove("ollama"),
+                Some(serde_json::json!("0.33.0-rc2")),
+                "{}",
+                case["id"]
+            );
+        }
         if got != case["expect"] {
             bad.push(format!(
                 "{}: expected {} got {}",

@@ -25,11 +25,24 @@ impl TokenCounter for Gguf {
 }
 
 impl Gguf {
-    /// Reads a GGUF's metadata and vocabulary; `label` names it in errors.
+    /// Reads a GGUF's metadata and vocabulary as Ollama's llama-server
+    /// loads it (its compat rewrites, its llama.cpp build); `label` names
+    /// it in errors.
     pub fn read<R: std::io::Read + std::io::Seek>(r: R, label: &str) -> Result<Gguf, String> {
+        let options = LoadOptions::ollama(true).with_build(ollama::server::OLLAMA_LLAMA_CPP);
+        Gguf::read_with(r, label, options)
+    }
+
+    /// Reads a GGUF's metadata and vocabulary with the loader's `options`
+    /// (llama-server itself: no compat rewrites, its own build).
+    pub fn read_with<R: std::io::Read + std::io::Seek>(
+        r: R,
+        label: &str,
+        options: LoadOptions,
+    ) -> Result<Gguf, String> {
         let file =
             gguf_meta::parse(gguf_meta::SeekSource::new(r)).map_err(|e| format!("{label}: {e}"))?;
-        let vocab = Vocab::from_gguf_with(&file, LoadOptions::ollama(true))
+        let vocab = Vocab::from_gguf_with(&file, options)
             .map_err(|e| format!("{label}: {}", e.llama_log_line()))?;
         Ok(Gguf { file, vocab })
     }

@@ -243,6 +243,48 @@ fn get_attribute(val: &Value, attr: &Value, default: &Value) -> Result<Value> {
     Ok(default.clone())
 }
 
+/// The attribute lookup of `join`, `map`, `sort`, `min`, `max` and
+/// `selectattr` as the build does it: `before` is what builds before
+/// `jinja_shared_get_attribute` did in that filter (an error, or the value;
+/// `None` = the item unchanged). The row is consulted only where the two
+/// give different results.
+fn attribute_of(
+    ctx: &crate::runtime::Context,
+    item: &Value,
+    attr: &Value,
+    default: &Value,
+    before: Result<Option<Value>>,
+) -> Result<Value> {
+    let now = get_attribute(item, attr, default)?;
+    let before = match before {
+        Ok(Some(v)) if v.ptr_eq(&now) || (v.is_undefined() && now.is_undefined()) => {
+            return Ok(now)
+        }
+        Ok(v) => Ok(v.unwrap_or_else(|| item.clone())),
+        Err(e) => Err(e),
+    };
+    if ctx.rules.on(&changes::llamacpp::JINJA_SHARED_GET_ATTRIBUTE) {
+        Ok(now)
+    } else {
+        before
+    }
+}
+
+/// Before `jinja_shared_get_attribute`: an integer attribute indexes an
+/// array item (`at(i)`: out of bounds is an error), any other attribute
+/// names an object item's key (`at(key)`: a missing key is an error), and
+/// other items stay as they are.
+fn strict_attribute(item: &Value, attr: &Value) -> Result<Option<Value>> {
+    if attr.is(ValType::Int) {
+        if item.is(ValType::Array) {
+            return item.at_index(attr.as_int()?).map(Some);
+        }
+    } else if item.is(ValType::Object) {
+        return item.at(attr).map(Some);
+    }
+    Ok(None)
+}
+
 fn selectattr_impl(args: &FuncArgs, is_reject: bool) -> Result<Value> {
     args.ensure_count(2, 4)?;
     args.ensure_vals(&[
@@ -256,10 +298,17 @@ fn selectattr_impl(args: &FuncArgs, is_reject: bool) -> Result<Value> {
     let out = Value::array(Vec::new());
     let val_default = undef();
     let pick = |sel: bool| if is_reject { !sel } else { sel };
+    // before `jinja_shared_get_attribute`: every item must be an object
+    let before = |item: &Value| -> Result<Option<Value>> {
+        if !item.is(ValType::Object) {
+            return Err(raised("selectattr: item is not an object"));
+        }
+        item.at_or(&attribute, val_default.clone()).map(Some)
+    };
     match args.count() {
         2 => {
             for item in &arr {
-                let a = get_attribute(item, &attribute, &val_default)?;
+                let a = attribute_of(args.ctx, item, &attribute, &val_default, before(item))?;
                 if pick(a.as_bool()?) {
                     out.push_back(item.clone())?;
                 }
@@ -285,7 +334,7 @@ fn selectattr_impl(args: &FuncArgs, is_reject: bool) -> Result<Value> {
             let f = global_builtin(&format!("test_is_{test_name}"))
                 .ok_or_else(|| raised(format!("selectattr: unknown test '{test_name}'")))?;
             for item in &arr {
-                let a = get_attribute(item, &attribute, &val_default)?;
+                let a = attribute_of(args.ctx, item, &attribute, &val_default, before(item))?;
                 let mut ta = FuncArgs::new(args.ctx);
                 ta.push_back(a);
                 ta.push_back(extra.clone());
@@ -320,6 +369,17 @@ fn default_value(args: &FuncArgs) -> Result<Value> {
     } else {
         Ok(v)
     }
+}
+
+/// `namespace(...)`: [`toobject`]; before `jinja_dict_builtin`, keyword
+/// arguments only.
+fn namespace(args: &FuncArgs) -> Result<Value> {
+    if args.get_args().iter().any(|a| !a.is(ValType::Kwarg))
+        && !args.ctx.rules.on(&changes::llamacpp::JINJA_DICT_BUILTIN)
+    {
+        return Err(raised("namespace() arguments must be kwargs"));
+    }
+    toobject(args)
 }
 
 fn toobject(args: &FuncArgs) -> Result<Value> {
@@ -457,6 +517,9 @@ fn test_is_in(args: &FuncArgs) -> Result<Value> {
 }
 
 fn test_is_sameas(args: &FuncArgs) -> Result<Value> {
+    if !args.ctx.rules.on(&changes::llamacpp::JINJA_SAMEAS) {
+        return Err(Error::not_implemented("sameas test not implemented"));
+    }
     args.ensure_count(2, 999)?;
     let a = args.get_pos(0)?;
     let b = args.get_pos(1)?;
@@ -476,6 +539,29 @@ fn test_is_sameas(args: &FuncArgs) -> Result<Value> {
     Ok(Value::bool(res))
 }
 
+/// `is iterable` and `is sequence`: arrays, strings, undefined and (from
+/// `jinja_iterable_sequence_dict` on) objects.
+fn test_is_iterable(a: &FuncArgs) -> Result<Value> {
+    if a.count() >= 1
+        && a.get_pos(0)?.is(ValType::Object)
+        && !a
+            .ctx
+            .rules
+            .on(&changes::llamacpp::JINJA_ITERABLE_SEQUENCE_DICT)
+    {
+        return test_type(a, &[ValType::Array, ValType::Str, ValType::Undefined]);
+    }
+    test_type(
+        a,
+        &[
+            ValType::Object,
+            ValType::Array,
+            ValType::Str,
+            ValType::Undefined,
+        ],
+    )
+}
+
 macro_rules! tfn {
     ($($t:ident),*) => {
         |a: &FuncArgs| test_type(a, &[$(ValType::$t),*])
@@ -491,7 +577,7 @@ macro_rules! cmpfn {
 static GLOBAL_BUILTINS: Table = &[
     ("raise_exception", raise_exception),
     ("dict", toobject),
-    ("namespace", toobject),
+    ("namespace", namespace),
     ("strftime_now", strftime_now),
     ("range", range),
     ("tojson", tojson),
@@ -529,8 +615,8 @@ static GLOBAL_BUILTINS: Table = &[
     ("test_is_integer", tfn!(Int)),
     ("test_is_float", tfn!(Float)),
     ("test_is_number", tfn!(Int, Float)),
-    ("test_is_iterable", tfn!(Object, Array, Str, Undefined)),
-    ("test_is_sequence", tfn!(Object, Array, Str, Undefined)),
+    ("test_is_iterable", test_is_iterable),
+    ("test_is_sequence", test_is_iterable),
     ("test_is_mapping", tfn!(Object)),
     ("test_is_lower", |a| {
         a.ensure1(ValType::Str)?;
@@ -1013,11 +1099,23 @@ fn array_join(a: &FuncArgs) -> Result<Value> {
     } else {
         d.as_string()?.bytes()
     };
+    // before: a string or integer attribute only, taken strictly
+    if !attribute.is_undefined()
+        && !attribute.is(ValType::Str)
+        && !attribute.is(ValType::Int)
+        && !a
+            .ctx
+            .rules
+            .on(&changes::llamacpp::JINJA_SHARED_GET_ATTRIBUTE)
+    {
+        return Err(raised("join() attribute must be string or integer"));
+    }
     let mut out = Vec::new();
     for (i, item) in arr.iter().enumerate() {
         let mut v = item.clone();
         if !attribute.is_undefined() {
-            v = get_attribute(&v, &attribute, &u)?;
+            let before = strict_attribute(&v, &attribute);
+            v = attribute_of(a.ctx, &v, &attribute, &u, before)?;
         }
         if !v.is(ValType::Str) && !v.is(ValType::Int) && !v.is(ValType::Float) {
             return Err(raised("join() can only join arrays of strings or numerics"));
@@ -1044,9 +1142,27 @@ fn array_map(a: &FuncArgs) -> Result<Value> {
     let val = a.get_pos(0)?;
     let attribute = a.get_kwarg_or_pos("attribute", 1);
     let def = a.get_kwarg("default", undef());
+    // before: a string or integer attribute only (even absent), an
+    // integer for array items, a string for object items
+    if !attribute.is(ValType::Str)
+        && !attribute.is(ValType::Int)
+        && !a
+            .ctx
+            .rules
+            .on(&changes::llamacpp::JINJA_SHARED_GET_ATTRIBUTE)
+    {
+        return Err(raised("map: attribute must be string or integer"));
+    }
     let mut out = Vec::new();
     for item in val.as_array()? {
-        out.push(get_attribute(&item, &attribute, &def)?);
+        let before = if attribute.is(ValType::Int) && item.is(ValType::Array) {
+            item.at_index_or(attribute.as_int()?, def.clone()).map(Some)
+        } else if attribute.is(ValType::Str) && item.is(ValType::Object) {
+            item.at_or(&attribute, def.clone()).map(Some)
+        } else {
+            Ok(Some(def.clone()))
+        };
+        out.push(attribute_of(a.ctx, &item, &attribute, &def, before)?);
     }
     Ok(same_kind(&val, out))
 }
@@ -1070,8 +1186,24 @@ fn array_sort(a: &FuncArgs) -> Result<Value> {
     crate::sort::cpp_sort(&mut arr, &mut |x: &Value, y: &Value| {
         let (mut va, mut vb) = (x.clone(), y.clone());
         if !attribute.is_undefined() {
-            va = get_attribute(x, &attribute, &u)?;
-            vb = get_attribute(y, &attribute, &u)?;
+            // before: both arrays with an integer attribute, or both
+            // objects with another one, taken strictly; else an error
+            let int = attribute.is(ValType::Int);
+            let pair = (int && x.is(ValType::Array) && y.is(ValType::Array))
+                || (!int && x.is(ValType::Object) && y.is(ValType::Object));
+            let before = |item: &Value| {
+                if pair {
+                    strict_attribute(item, &attribute)
+                } else {
+                    Err(raised(format!(
+                        "sort: unsupported object attribute comparison between {} and {}",
+                        x.type_name(),
+                        y.type_name()
+                    )))
+                }
+            };
+            va = attribute_of(a.ctx, x, &attribute, &u, before(x))?;
+            vb = attribute_of(a.ctx, y, &attribute, &u, before(y))?;
         }
         value_compare(&va, &vb, op)
     })?;
@@ -1083,6 +1215,13 @@ fn array_minmax(a: &FuncArgs, op: CompareOp) -> Result<Value> {
     a.ensure1(ValType::Array)?;
     let _case = a.get_kwarg_or_pos("case_sensitive", 1);
     let attribute = a.get_kwarg_or_pos("attribute", 2);
+    if !attribute.is_undefined() && !a.ctx.rules.on(&changes::llamacpp::JINJA_MINMAX_ATTRIBUTE) {
+        return Err(Error::not_implemented(if matches!(op, CompareOp::Lt) {
+            "min: attribute not implemented"
+        } else {
+            "max: attribute not implemented"
+        }));
+    }
     let u = undef();
     let arr = a.get_pos(0)?.as_array()?;
     if arr.is_empty() {

@@ -3,6 +3,7 @@
 //! looking at which input values it touched.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use serde_json::json;
 
@@ -111,11 +112,12 @@ struct Probe {
 
 fn caps_try_execute(
     prog: &Program,
+    rules: &Rc<changes::Rules>,
     messages: serde_json::Value,
     ctx_fn: Option<CtxFn<'_>>,
     tools: Option<serde_json::Value>,
 ) -> Result<Probe> {
-    let mut ctx = Context::new("");
+    let mut ctx = Context::with_rules("", rules.clone());
     ctx.is_get_stats = true;
     global_from_json(
         &mut ctx,
@@ -183,9 +185,15 @@ fn call(id: &str, args: serde_json::Value) -> serde_json::Value {
     json!({"id": id, "type": "function", "function": {"name": "tool1", "arguments": args}})
 }
 
-/// `caps_get`: runs the probes and reports what the template supports.
-/// Errors only where the C++ would throw out of the analysis itself.
+/// `caps_get`: runs the probes and reports what the template supports, as
+/// the newest build probes. Errors only where the C++ would throw out of
+/// the analysis itself.
 pub fn caps_get(prog: &Program) -> Result<Caps> {
+    caps_get_with(prog, &Rc::new(changes::Rules::default()))
+}
+
+/// [`caps_get`] as `rules`' build probes (noting the rows it consulted).
+pub fn caps_get_with(prog: &Program, rules: &Rc<changes::Rules>) -> Result<Caps> {
     let mut result = Caps::default();
     let content_marker = "STRING_MARKER";
     let mut checks_for_string = false;
@@ -193,6 +201,7 @@ pub fn caps_get(prog: &Program) -> Result<Caps> {
     // typed content
     let p = caps_try_execute(
         prog,
+        rules,
         json!([{"role": "user", "content": content_marker}]),
         None,
         None,
@@ -211,8 +220,16 @@ pub fn caps_get(prog: &Program) -> Result<Caps> {
         }
     }
 
-    if checks_for_string {
-        let p = caps_try_execute(prog, json!([{"role": "user", "content": []}]), None, None)?;
+    // before: one probe, so a template that tests `content is string`
+    // takes strings only
+    if checks_for_string && rules.on(&changes::llamacpp::CAPS_TYPED_CONTENT_RECHECK) {
+        let p = caps_try_execute(
+            prog,
+            rules,
+            json!([{"role": "user", "content": []}]),
+            None,
+            None,
+        )?;
         let content = p.messages.at_index(0)?.at_str("content")?;
         let used_as_array = content.has_op("selectattr") || content.has_op("array_access");
         if used_as_array && p.success {
@@ -223,6 +240,7 @@ pub fn caps_get(prog: &Program) -> Result<Caps> {
     // system prompt
     let p = caps_try_execute(
         prog,
+        rules,
         json!([
             {"role": "system", "content": "System message"},
             {"role": "user", "content": "User message"},
@@ -237,6 +255,7 @@ pub fn caps_get(prog: &Program) -> Result<Caps> {
     // single tool call, object arguments
     let p = caps_try_execute(
         prog,
+        rules,
         tool_messages(json!([call("call00001", json!({"arg": "value"}))])),
         None,
         Some(tools_json()),
@@ -265,6 +284,7 @@ pub fn caps_get(prog: &Program) -> Result<Caps> {
         // single tool call, string arguments
         let p = caps_try_execute(
             prog,
+            rules,
             tool_messages(json!([call("call00001", json!(r#"{"arg": "value"}"#))])),
             None,
             Some(tools_json()),
@@ -292,6 +312,7 @@ pub fn caps_get(prog: &Program) -> Result<Caps> {
     };
     let p = caps_try_execute(
         prog,
+        rules,
         tool_messages(json!([
             call("call00001", args.clone()),
             call("call00002", args)
@@ -316,6 +337,7 @@ pub fn caps_get(prog: &Program) -> Result<Caps> {
     };
     let p = caps_try_execute(
         prog,
+        rules,
         json!([
             {"role": "user", "content": "User message"},
             {"role": "assistant", "content": "Assistant message", "reasoning_content": placeholder},
@@ -337,6 +359,7 @@ pub fn caps_get(prog: &Program) -> Result<Caps> {
     };
     let p = caps_try_execute(
         prog,
+        rules,
         json!([{"role": "user", "content": "User message"}]),
         Some(&set_effort),
         None,

@@ -74,6 +74,14 @@
 //! - `strftime_now` formats UTC with the "C" locale (no time zone database), and
 //!   [`Context::current_time`] is 0 on `wasm32-unknown-unknown` until set.
 //!
+//! # Builds
+//!
+//! The engine is llama.cpp's at a given build: [`Context::with_rules`] and
+//! [`parse_from_tokens_with`] take a build's [`changes::Rules`], and every
+//! place where the builds part asks for its row of
+//! [`changes::llamacpp::TABLE`] by name (and the rules remember which rows
+//! a render consulted). Without rules, the newest supported build.
+//!
 //! The crate knows nothing of chat formats, GGUF or Ollama.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -93,10 +101,12 @@ pub mod time;
 pub mod utils;
 pub mod value;
 
-pub use caps::{caps_apply_preserve_reasoning, caps_apply_reasoning_effort, caps_get, Caps};
+pub use caps::{
+    caps_apply_preserve_reasoning, caps_apply_reasoning_effort, caps_get, caps_get_with, Caps,
+};
 pub use error::{Error, ErrorKind, Result};
 pub use lexer::{Lexer, LexerResult, Token, TokenType};
-pub use parser::parse_from_tokens;
+pub use parser::{parse_from_tokens, parse_from_tokens_with};
 pub use runtime::{gather_string_parts, Context, Runtime};
 pub use string::{JString, StringPart};
 pub use utils::Hasher;

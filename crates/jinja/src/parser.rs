@@ -16,13 +16,20 @@ use crate::utils::fmt_error_with_source;
 /// How deep blocks and expressions may nest in the parser (our addition).
 pub const MAX_PARSE_DEPTH: usize = 100;
 
-/// `parse_from_tokens`.
+/// `parse_from_tokens`, as the newest build parses.
 pub fn parse_from_tokens(lexer_res: &LexerResult) -> Result<Program> {
+    parse_from_tokens_with(lexer_res, &changes::Rules::default())
+}
+
+/// `parse_from_tokens` as `rules`' build parses (and noting the
+/// build-specific rules it consulted).
+pub fn parse_from_tokens_with(lexer_res: &LexerResult, rules: &changes::Rules) -> Result<Program> {
     let mut p = Parser {
         tokens: &lexer_res.tokens,
         current: 0,
         source: &lexer_res.source,
         depth: 0,
+        rules,
     };
     p.parse()
 }
@@ -32,6 +39,7 @@ struct Parser<'a> {
     current: usize,
     source: &'a [u8],
     depth: usize,
+    rules: &'a changes::Rules,
 }
 
 static END_TOKEN: Token = Token {
@@ -512,14 +520,17 @@ impl<'a> Parser<'a> {
             let mut test = self.parse_primary_expression()?;
             if self.is(TokenType::OpenParen) {
                 test = self.parse_call_expression(test)?;
-            } else if self.is(TokenType::NumericLiteral)
+            } else if (self.is(TokenType::NumericLiteral)
                 || self.is(TokenType::StringLiteral)
                 || self.is(TokenType::OpenCurlyBracket)
                 || self.is(TokenType::OpenSquareBracket)
                 || (self.is(TokenType::Identifier)
                     && !self.is_identifier("and")
                     && !self.is_identifier("or")
-                    && !self.is_identifier("else"))
+                    && !self.is_identifier("else")))
+                // before: the argument needs parentheses, and what follows
+                // the test's name is left to the caller (a parse error)
+                && self.rules.on(&changes::llamacpp::JINJA_TEST_ARG_WITHOUT_PARENS)
             {
                 let call_pos = self.current;
                 let args = vec![self.parse_unary_expression()?];
@@ -538,7 +549,16 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_filter_expression(&mut self) -> Result<StmtPtr> {
-        let mut operand = self.parse_unary_expression()?;
+        // Filters and tests bind outside unary, so `-n|abs` is `(-n)|abs`.
+        // Before: no unary operator here, so `-n` meets the primary
+        // expression's `Unexpected token`.
+        let mut operand = if self.is(TokenType::UnaryOperator)
+            && !self.rules.on(&changes::llamacpp::JINJA_UNARY_NON_LITERAL)
+        {
+            self.parse_call_member_expression()?
+        } else {
+            self.parse_unary_expression()?
+        };
         while self.is(TokenType::Pipe) {
             let start_pos = self.current;
             self.current += 1;

@@ -48,6 +48,9 @@ pub struct Context {
     pub current_time: i64,
     /// Collect usage statistics (`caps_get` sets it).
     pub is_get_stats: bool,
+    /// The llama.cpp build whose engine this is, and the rows of the
+    /// change table the work consulted (shared by every scope).
+    pub rules: Rc<changes::Rules>,
     limits: Rc<Limits>,
 }
 
@@ -73,8 +76,15 @@ fn new_env() -> Value {
 
 impl Context {
     /// `context(src)`: the constants `true`/`True`/`false`/`False`/`none`/`None`,
-    /// the current time (0 on `wasm32-unknown-unknown`; set [`Context::current_time`]).
+    /// the current time (0 on `wasm32-unknown-unknown`; set [`Context::current_time`]),
+    /// with the newest build's rules.
     pub fn new(src: &str) -> Context {
+        Context::with_rules(src, Rc::new(changes::Rules::default()))
+    }
+
+    /// [`Context::new`] with the rules of a given build (and its record of
+    /// the rows consulted).
+    pub fn with_rules(src: &str, rules: Rc<changes::Rules>) -> Context {
         let env = new_env();
         for (k, v) in [
             ("true", Value::bool(true)),
@@ -91,6 +101,7 @@ impl Context {
             src: Rc::new(src.as_bytes().to_vec()),
             current_time: now(),
             is_get_stats: false,
+            rules,
             limits: Rc::new(Limits {
                 fuel: Cell::new(FUEL),
                 depth: Cell::new(0),
@@ -116,6 +127,7 @@ impl Context {
             src: self.src.clone(),
             current_time: self.current_time,
             is_get_stats: self.is_get_stats,
+            rules: self.rules.clone(),
             limits: self.limits.clone(),
         })
     }
@@ -573,7 +585,11 @@ fn binary(ctx: &Context, op: &str, left: &StmtPtr, right: &StmtPtr) -> Result<Va
             "Cannot perform operation {op} on undefined values"
         )));
     } else if lv.is_none() || rv.is_none() {
-        if !rv.is_none() && (op == "in" || op == "not in") {
+        // before: a none left operand of `in` is an error like any other
+        if !rv.is_none()
+            && (op == "in" || op == "not in")
+            && ctx.rules.on(&changes::llamacpp::JINJA_NONE_IN)
+        {
             let m = test_is_in(&lv, &rv)?;
             return Ok(Value::bool(if op == "in" { m } else { !m }));
         }
@@ -734,7 +750,13 @@ fn member(
             return invoke(&f, &a);
         }
         property = execute(property_stmt, ctx)?;
-    } else if let StmtKind::IntegerLiteral(i) = &property_stmt.kind {
+    } else if let Some(i) = match &property_stmt.kind {
+        // before: `obj.0` is not an identifier: the error below
+        StmtKind::IntegerLiteral(i) if ctx.rules.on(&changes::llamacpp::JINJA_DOT_INTEGER) => {
+            Some(i)
+        }
+        _ => None,
+    } {
         property = Value::int(*i);
         if *i < 0 {
             return Err(rt("Static member property cannot be negative"));
@@ -765,6 +787,15 @@ fn member(
             }
         }
         ValueKind::Array { .. } | ValueKind::Str(_) => {
+            // before: only an integer or a string is a key here; any other
+            // key is an error
+            let odd = !property.is(ValType::Int) && !property.is(ValType::Str);
+            if odd && !ctx.rules.on(&changes::llamacpp::JINJA_MEMBER_ODD_KEYS) {
+                return Err(rt(format!(
+                    "Cannot access property with non-string/non-number: got {}",
+                    property.type_name()
+                )));
+            }
             if property.is(ValType::Int) || property.is(ValType::Bool) {
                 let mut index = property.as_int()?;
                 if let ValueKind::Str(s) = object.kind() {
@@ -801,15 +832,34 @@ fn member(
         val.mark_used(false);
         object.mark_used(false);
         property.mark_used(false);
-        if object.is(ValType::Object)
+        let now = if object.is(ValType::Object)
             || property.is(ValType::Str)
             || property.is(ValType::Float)
             || property.is(ValType::Array)
             || property.is(ValType::None)
         {
-            object.add_op("object_access");
+            Some("object_access")
         } else if property.is(ValType::Int) || property.is(ValType::Bool) {
-            object.add_op("array_access");
+            Some("array_access")
+        } else {
+            None
+        };
+        // before: an integer key is array access and a string key object
+        // access, whatever the object
+        let before = if property.is(ValType::Int) {
+            Some("array_access")
+        } else if property.is(ValType::Str) {
+            Some("object_access")
+        } else {
+            None
+        };
+        let op = if now == before || ctx.rules.on(&changes::llamacpp::JINJA_ACCESS_STATS) {
+            now
+        } else {
+            before
+        };
+        if let Some(op) = op {
+            object.add_op(op);
         }
     }
     Ok(val)
@@ -1081,7 +1131,16 @@ fn test_expression(
         return Err(rt(format!("Unknown test '{test_id}'")));
     };
     if ctx.is_get_stats {
-        input.mark_used(false);
+        // Only the capability probes read these, and only where the build
+        // probes typed content again (caps.rs says so when it matters);
+        // before, a test marks nothing.
+        if ctx
+            .rules
+            .build()
+            .has(&changes::llamacpp::CAPS_TYPED_CONTENT_RECHECK)
+        {
+            input.mark_used(false);
+        }
         input.add_op(&test_name);
     }
     let res = f(&args)?;
@@ -1198,7 +1257,10 @@ fn execute_other(stmt: &StmtPtr, ctx: &Context) -> Result<Value> {
                     it.mark_used(false);
                 }
                 Ok(it)
-            } else if let Some(f) = global_builtin(name) {
+            } else if let Some(f) = global_builtin(name).filter(|_| {
+                // before: no `dict` global
+                name != "dict" || ctx.rules.on(&changes::llamacpp::JINJA_DICT_BUILTIN)
+            }) {
                 Ok(Value::builtin(name, f, None))
             } else {
                 Ok(Value::undefined(name))

@@ -540,7 +540,11 @@ pub fn try_specialized(
             "<|open|>think<|sep|>",
             "<|close|>think<|sep|><|open|>response<|sep|>",
         )?
-    } else if has("<role>ASSISTANT</role>") && has("<arg_key>") {
+    } else if has("<role>ASSISTANT</role>")
+        && has("<arg_key>")
+        // before: no Ling 3.0 handler (the autoparser takes it)
+        && tmpl.rules().on(&changes::llamacpp::HANDLER_LING3)
+    {
         thinking(
             tmpl,
             p,
@@ -585,7 +589,9 @@ pub fn try_specialized(
     } else if has("<tool_call>")
         && has("<function=")
         && has("<parameter=")
-        && !has("'<tool_call><function=' ~ tool_call.name ~ '>'")
+        // before: templates that glue the tags are routed here too
+        && !(has("'<tool_call><function=' ~ tool_call.name ~ '>'")
+            && tmpl.rules().on(&changes::llamacpp::QWEN3_CODER_ROUTING))
     {
         qwen3_coder(tmpl, p)?
     } else {

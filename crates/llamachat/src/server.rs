@@ -46,7 +46,20 @@ impl ServerChatParams {
     pub fn new(tmpls: ChatTemplates, now: i64) -> Result<ServerChatParams, Error> {
         let enable_thinking = supports_enable_thinking(&tmpls, now)?;
         let mut chat_template_kwargs = BTreeMap::new();
-        chat_template_kwargs.insert("preserve_reasoning".to_string(), "true".to_string());
+        // before: no default; the template's own default applies. Noted
+        // only for a template that reads it.
+        let t = &tmpls.default;
+        let reads =
+            t.caps().supports_preserve_reasoning || t.source().contains("preserve_reasoning");
+        let default = &changes::llamacpp::PRESERVE_REASONING_DEFAULT;
+        let on = if reads {
+            t.rules().on(default)
+        } else {
+            t.rules().build().has(default)
+        };
+        if on {
+            chat_template_kwargs.insert("preserve_reasoning".to_string(), "true".to_string());
+        }
         Ok(ServerChatParams {
             tmpls,
             prefill_assistant: true,
@@ -106,7 +119,15 @@ fn load_media(content: &mut Json, opt: &ServerChatParams) -> Result<(), Error> {
         let (allowed, what, keys): (bool, &str, &[&str]) = match ty.as_str() {
             "image_url" => (opt.allow_image, "image", &["image_url"]),
             "input_audio" => (opt.allow_audio, "audio", &["input_audio"]),
-            "input_video" | "video_url" => {
+            // before: `video_url` is not a content type
+            "input_video" | "video_url"
+                if ty == "input_video"
+                    || opt
+                        .tmpls
+                        .default
+                        .rules()
+                        .on(&changes::llamacpp::VIDEO_URL_ALIAS) =>
+            {
                 (opt.allow_video, "video", &["input_video", "video_url"])
             }
             "text" => continue,
@@ -181,8 +202,15 @@ pub fn chat_params_parse(
             )));
         }
     }
+    // an absent or empty schema means any object (before: it stays {})
     if let Json::Object(o) = &mut json_schema {
-        if o.is_empty() {
+        if o.is_empty()
+            && opt
+                .tmpls
+                .default
+                .rules()
+                .on(&changes::llamacpp::EMPTY_JSON_SCHEMA_IS_OBJECT)
+        {
             o.insert("type".into(), Json::String("object".into()));
         }
     }
@@ -267,11 +295,17 @@ pub fn chat_params_parse(
             "Cannot set both add_generation_prompt and continue_final_message to true.",
         ));
     }
+    // before: such a message is continued, and its tool calls dropped
     if inputs.continue_final_message != Continuation::None
         && inputs
             .messages
             .last()
             .is_some_and(|m| m.role == "assistant" && !m.tool_calls.is_empty())
+        && opt
+            .tmpls
+            .default
+            .rules()
+            .on(&changes::llamacpp::CONTINUE_TOOL_CALLS_ERROR)
     {
         return Err(Error::invalid(
             "Cannot continue an assistant message that contains tool calls.",

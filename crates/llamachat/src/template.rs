@@ -28,14 +28,38 @@ pub struct Template {
     /// The differential analysis, done once per template (it renders the
     /// template on its own probe conversations, whatever the request).
     analysis: std::cell::OnceCell<crate::analyze::Reasoning>,
+    /// The llama.cpp build whose engine and rules this is, and the rows of
+    /// its change table consulted so far (parsing, probes, renders).
+    rules: std::rc::Rc<changes::Rules>,
 }
 
 impl Template {
-    /// Lexes, parses and probes `src`.
+    /// Lexes, parses and probes `src` as the newest build does.
     pub fn new(src: &str, bos: &str, eos: &str) -> Result<Template, Error> {
+        Template::with_build(src, bos, eos, changes::Build::NEWEST)
+    }
+
+    /// Lexes, parses and probes `src` as `build` does.
+    pub fn with_build(
+        src: &str,
+        bos: &str,
+        eos: &str,
+        build: changes::Build,
+    ) -> Result<Template, Error> {
+        Template::with_rules(src, bos, eos, std::rc::Rc::new(changes::Rules::new(build)))
+    }
+
+    /// Lexes, parses and probes `src` as `rules`' build does, noting there
+    /// the rows consulted (the caller keeps them when loading fails).
+    pub fn with_rules(
+        src: &str,
+        bos: &str,
+        eos: &str,
+        rules: std::rc::Rc<changes::Rules>,
+    ) -> Result<Template, Error> {
         let lexed = jinja::Lexer::new().tokenize(src).map_err(jinja_error)?;
-        let prog = jinja::parse_from_tokens(&lexed).map_err(jinja_error)?;
-        let caps = jinja::caps_get(&prog).map_err(jinja_error)?;
+        let prog = jinja::parse_from_tokens_with(&lexed, &rules).map_err(jinja_error)?;
+        let caps = jinja::caps_get_with(&prog, &rules).map_err(jinja_error)?;
         Ok(Template {
             src: String::from_utf8_lossy(&lexed.source).into_owned(),
             prog,
@@ -44,7 +68,13 @@ impl Template {
             caps,
             exhausted: std::cell::RefCell::new(None),
             analysis: std::cell::OnceCell::new(),
+            rules,
         })
+    }
+
+    /// The build's rules, with the rows consulted so far.
+    pub fn rules(&self) -> &changes::Rules {
+        &self.rules
     }
 
     /// The source.
@@ -112,7 +142,7 @@ impl Template {
             let kind = e.kind();
             (jinja_error(e), kind)
         };
-        let mut ctx = jinja::Context::new(&self.src);
+        let mut ctx = jinja::Context::with_rules(&self.src, self.rules.clone());
         ctx.current_time = now;
         if let Some(enabled) = preserve_reasoning {
             jinja::caps_apply_preserve_reasoning(&mut ctx, enabled).map_err(err)?;
@@ -149,13 +179,39 @@ pub struct ChatTemplates {
 impl ChatTemplates {
     /// `common_chat_templates_init(model, chat_template_override, ...)`
     /// with the model's template `src` (empty when it has none) and the
-    /// vocabulary's BOS/EOS texts and add flags.
+    /// vocabulary's BOS/EOS texts and add flags, as the newest build does.
     pub fn init(
         src: &str,
         bos: &str,
         eos: &str,
         add_bos: bool,
         add_eos: bool,
+    ) -> Result<ChatTemplates, Error> {
+        ChatTemplates::init_with_build(src, bos, eos, add_bos, add_eos, changes::Build::NEWEST)
+    }
+
+    /// [`ChatTemplates::init`] as `build` does.
+    pub fn init_with_build(
+        src: &str,
+        bos: &str,
+        eos: &str,
+        add_bos: bool,
+        add_eos: bool,
+        build: changes::Build,
+    ) -> Result<ChatTemplates, Error> {
+        let rules = std::rc::Rc::new(changes::Rules::new(build));
+        ChatTemplates::init_with_rules(src, bos, eos, add_bos, add_eos, rules)
+    }
+
+    /// [`ChatTemplates::init`] as `rules`' build does, noting there the rows
+    /// consulted (the caller keeps them when loading fails).
+    pub fn init_with_rules(
+        src: &str,
+        bos: &str,
+        eos: &str,
+        add_bos: bool,
+        add_eos: bool,
+        rules: std::rc::Rc<changes::Rules>,
     ) -> Result<ChatTemplates, Error> {
         let mut src = src.to_string();
         if src.is_empty() || src == "chatml" {
@@ -176,7 +232,7 @@ impl ChatTemplates {
         Ok(ChatTemplates {
             add_bos,
             add_eos,
-            default: Template::new(&src, bos, eos)?,
+            default: Template::with_rules(&src, bos, eos, rules)?,
         })
     }
 }

@@ -35,6 +35,9 @@ pub struct RenderCase {
     /// `model.parameters` (the model's PARAMETERs, for a route whose body
     /// cannot carry them).
     pub parameters: Option<serde_json::Map<String, Json>>,
+    /// The llama.cpp build of the llama-server that renders native mode
+    /// (Ollama's own unless a caller says otherwise).
+    pub llamacpp: changes::Build,
 }
 
 /// Why [`RenderCase::answer`] gives no answer.
@@ -220,6 +223,7 @@ impl RenderCase {
             route,
             embed,
             parameters: m.get("parameters").and_then(Json::as_object).cloned(),
+            llamacpp: crate::server::OLLAMA_LLAMA_CPP,
         })
     }
 
@@ -261,6 +265,7 @@ impl RenderCase {
             tokenizer: None,
             default_num_ctx: 4096,
             relax_thinking,
+            llamacpp: self.llamacpp,
         };
         server::answer_setup(self.endpoint, &self.model, &self.request, &settings, prompt)
     }
@@ -327,6 +332,7 @@ impl RenderCase {
             tokenizer,
             default_num_ctx: 4096,
             relax_thinking,
+            llamacpp: self.llamacpp,
         };
         server::render(self.endpoint, &self.model, &self.request, &settings).map_err(|mut f| {
             if let Some(rc) = &self.route {

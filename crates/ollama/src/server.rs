@@ -66,7 +66,12 @@ pub struct Settings<'a> {
     /// The Anthropic route's `relax_thinking`: a model that cannot think
     /// drops `think: true` instead of refusing the request.
     pub relax_thinking: bool,
+    /// The llama.cpp build Ollama's llama-server is (native mode).
+    pub llamacpp: changes::Build,
 }
+
+/// The llama.cpp build Ollama v0.33.0-rc2 compiles (`LLAMA_CPP_VERSION`).
+pub const OLLAMA_LLAMA_CPP: changes::Build = changes::Build::B10488;
 
 impl Default for Settings<'_> {
     fn default() -> Self {
@@ -76,6 +81,7 @@ impl Default for Settings<'_> {
             tokenizer: None,
             default_num_ctx: 4096,
             relax_thinking: false,
+            llamacpp: OLLAMA_LLAMA_CPP,
         }
     }
 }
@@ -139,6 +145,41 @@ pub struct Explain {
     /// (`thinking.InferTags` of the model's TEMPLATE), when it would: think
     /// on, no built-in PARSER, both tags found.
     pub thinking_tags: Option<(String, String)>,
+    /// Native mode: the llama.cpp build that rendered the prompt (`b10488`).
+    pub llamacpp: Option<String>,
+    /// Native mode: the rows of llama.cpp's change table the render
+    /// consulted, where that build's behaviour differs from another's.
+    pub build_rules: Vec<BuildRule>,
+}
+
+/// A build-specific rule that applied to a render: a row of
+/// `changes::llamacpp::TABLE`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BuildRule {
+    /// The row's name (`preserve_reasoning_default`).
+    pub id: String,
+    /// Whether the build in use has the newer behaviour.
+    pub in_effect: bool,
+    /// The first llama.cpp build with the newer behaviour (`b11312`).
+    pub first: String,
+    /// The upstream change.
+    pub upstream: String,
+    /// What this build does, in a line.
+    pub behaviour: String,
+}
+
+impl BuildRule {
+    /// The row as it applies to `build`.
+    pub fn of(change: &changes::Change, build: changes::Build) -> BuildRule {
+        let in_effect = build.has(change);
+        BuildRule {
+            id: change.id.to_string(),
+            in_effect,
+            first: format!("b{}", change.first),
+            upstream: change.upstream.to_string(),
+            behaviour: if in_effect { change.new } else { change.old }.to_string(),
+        }
+    }
 }
 
 /// What `num_ctx` truncation did.
@@ -763,6 +804,7 @@ fn chat(model: &Model, mut req: ChatRequest, settings: &Settings, ex: &mut Expla
             go_template_env: settings.go_template_env.clone(),
             default_num_ctx: settings.default_num_ctx,
             relax_thinking: settings.relax_thinking,
+            llamacpp: settings.llamacpp,
         }
     } else {
         Settings {
@@ -771,6 +813,7 @@ fn chat(model: &Model, mut req: ChatRequest, settings: &Settings, ex: &mut Expla
             go_template_env: settings.go_template_env.clone(),
             default_num_ctx: settings.default_num_ctx,
             relax_thinking: settings.relax_thinking,
+            llamacpp: settings.llamacpp,
         }
     };
     let (prompt, images) = chat_prompt(
@@ -956,6 +999,7 @@ fn generate(
         go_template_env: settings.go_template_env.clone(),
         default_num_ctx: settings.default_num_ctx,
         relax_thinking: false,
+        llamacpp: settings.llamacpp,
     };
     let (prompt, images) = chat_prompt(&prepared, &msgs, ctx, &s, &mut notes, ex)?;
     if !loaded.model.renderer.is_empty() {
@@ -995,13 +1039,21 @@ fn native(
         add_bos: m.add_bos,
         add_eos: m.add_eos,
         now: crate::native::NativeTime::from_date(settings.date),
+        build: settings.llamacpp,
     };
     ex.branch = "native".into();
+    ex.llamacpp = Some(settings.llamacpp.to_string());
     // llama-server's answer as Ollama passes it on: its status, and its
     // error body as the message.
     let native_fail =
         |e: crate::native::NativeError, ex: &Explain| fail(e.status, e.server_body(), ex);
-    let srv = crate::native::NativeServer::new(&input).map_err(|e| native_fail(e, ex))?;
+    let srv = match crate::native::NativeServer::new(&input) {
+        Ok(srv) => srv,
+        Err(e) => {
+            ex.build_rules = e.build_rules.clone();
+            return Err(native_fail(e, ex));
+        }
+    };
     if think.is_none() {
         let default = srv.thinking_default();
         ex.think_rule = format!(
@@ -1041,9 +1093,9 @@ fn native(
     }
     let mut kept = kept_system(msgs, first);
     kept.extend_from_slice(&msgs[first..]);
-    let prompt = srv
-        .render(&kept, input.tools, think)
-        .map_err(|e| native_fail(e, ex))?;
+    let prompt = srv.render(&kept, input.tools, think);
+    ex.build_rules = srv.build_rules();
+    let prompt = prompt.map_err(|e| native_fail(e, ex))?;
     if let Some(tok) = settings.tokenizer {
         let mut suffix = vec![0i64; msgs.len() + 1];
         for i in (0..msgs.len()).rev() {

@@ -51,6 +51,8 @@ fn render_case(v: &Json) -> Json {
         add_bos: false,
         add_eos: false,
         now: NativeTime::from_date(date),
+        // the goldens were recorded from llama-server b11312
+        build: changes::Build::B11312,
     };
     match render_native(&input) {
         Ok(p) => json!({"prompt": p}),
@@ -135,6 +137,7 @@ fn thinking_support_detection() {
         let thinking = template_supports_thinking(
             t,
             NativeTime::from_date(ollama::date::Date::new(2026, 11, 30)),
+            changes::Build::B11312,
         );
         let expected = matches!(name.as_str(), "jinja-gguf-qwen3" | "jinja-gguf-gemma4");
         assert_eq!(thinking, expected, "{name}");
@@ -179,9 +182,13 @@ fn untrusted_templates_end_with_errors() {
             add_bos: true,
             add_eos: true,
             now,
+            build: changes::Build::NEWEST,
         };
         let _ = render_native(&input);
-        let _ = template_supports_thinking(t, NativeTime::from_date(ollama::date::Date::new(2026, 11, 30)));
+        let now = NativeTime::from_date(ollama::date::Date::new(2026, 11, 30));
+        for &build in changes::Build::SUPPORTED {
+            let _ = template_supports_thinking(t, now, build);
+        }
     }
     let input = NativeInput {
         chat_template: "{% if %}",
@@ -193,6 +200,7 @@ fn untrusted_templates_end_with_errors() {
         add_bos: false,
         add_eos: false,
         now,
+        build: changes::Build::NEWEST,
     };
     // llama.cpp's parser error, which llama-server meets when it loads the
     // template (its text carries no location).
@@ -262,6 +270,7 @@ fn odd_conversations_never_panic() {
                 add_bos: i % 2 == 1,
                 add_eos: i % 2 == 1,
                 now,
+                build: changes::Build::NEWEST,
             };
             let _ = render_native(&input);
         }

@@ -260,6 +260,17 @@ impl Vocab {
         &self.compat_applied
     }
 
+    /// The llama.cpp build the vocabulary was loaded as.
+    pub fn build(&self) -> changes::Build {
+        self.build
+    }
+
+    /// The rows of llama.cpp's change table that loading it consulted
+    /// (where this build's tokenizer differs from another's for it).
+    pub fn build_rules_applied(&self) -> &[&'static changes::Change] {
+        &self.build_rules_applied
+    }
+
     /// The token ids in the order llama.cpp's `token_to_id` map (a libstdc++
     /// `std::unordered_map`) iterates them, which decides ties when it picks
     /// EOT/EOM/FIM tokens by text. Exposed for tests.

@@ -66,14 +66,17 @@ fn ucat_byte(cat: u16) -> Option<u8> {
     })
 }
 
-/// The ASCII members of a category, as bracket-expression text (`k_ucat_map`).
-fn ucat_ascii(cat: u16) -> &'static [u8] {
+/// The ASCII members of a category, as bracket-expression text
+/// (`k_ucat_map`); `tilde`: whether `~` is a symbol
+/// (`unicode_symbol_tilde`).
+fn ucat_ascii(cat: u16, tilde: bool) -> &'static [u8] {
     match cat {
         flag::NUMBER => b"0-9",
         flag::LETTER => b"A-Za-z",
         flag::PUNCTUATION => b"!-#%-*,-/:-;?-@\\[-\\]_\\{\\}",
         flag::ACCENT_MARK => b"",
-        flag::SYMBOL => b"\\$\\+<->^`\\|\\~",
+        flag::SYMBOL if tilde => b"\\$\\+<->^`\\|\\~",
+        flag::SYMBOL => b"\\$\\+<->^`\\|",
         _ => b"",
     }
 }
@@ -86,8 +89,15 @@ const QWEN35: &str = "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|
 
 impl Splitter {
     /// Chooses how llama.cpp runs `pattern` (`unicode_regex_split_custom`,
-    /// then the `std::regex` fallbacks).
+    /// then the `std::regex` fallbacks), as the newest build does.
+    #[cfg(test)]
     pub fn new(pattern: &str) -> Result<Splitter, SplitError> {
+        Splitter::with_rules(pattern, &changes::Rules::default())
+    }
+
+    /// [`Splitter::new`] as `rules`' build does (`~` in the collapsed
+    /// symbol class or not).
+    pub fn with_rules(pattern: &str, rules: &changes::Rules) -> Result<Splitter, SplitError> {
         match pattern {
             GPT2 => return Ok(Splitter::Gpt2),
             LLAMA3_A | LLAMA3_B => return Ok(Splitter::Llama3),
@@ -107,7 +117,9 @@ impl Splitter {
                         .into(),
                 ));
             }
-            let collapsed = collapse_pattern(pattern.as_bytes());
+            let tilde =
+                !pattern.contains("\\p{S}") || rules.on(&changes::llamacpp::UNICODE_SYMBOL_TILDE);
+            let collapsed = collapse_pattern(pattern.as_bytes(), tilde);
             let syms: Vec<u32> = collapsed.iter().map(|&b| b as u32).collect();
             Regex::new(&syms)
                 .map(Splitter::Collapsed)
@@ -125,7 +137,7 @@ impl Splitter {
 
 /// The collapsed form of a pattern, byte for byte as `unicode_regex_split`
 /// builds it (including its simple tracking of `[` ... `]`).
-fn collapse_pattern(r: &[u8]) -> Vec<u8> {
+fn collapse_pattern(r: &[u8], tilde: bool) -> Vec<u8> {
     let mut out = Vec::with_capacity(r.len() * 2);
     let mut inside = false;
     let mut i = 0;
@@ -152,7 +164,7 @@ fn collapse_pattern(r: &[u8]) -> Vec<u8> {
                             out.push(b'[');
                         }
                         out.push(ucat_byte(cat).unwrap());
-                        out.extend_from_slice(ucat_ascii(cat));
+                        out.extend_from_slice(ucat_ascii(cat, tilde));
                         if !inside {
                             out.push(b']');
                         }
@@ -770,9 +782,9 @@ mod tests {
 
     #[test]
     fn collapsed_pattern_text() {
-        assert_eq!(collapse_pattern(b"\\p{N}"), b"[\xD10-9]".to_vec());
+        assert_eq!(collapse_pattern(b"\\p{N}", true), b"[\xD10-9]".to_vec());
         assert_eq!(
-            collapse_pattern(b"[^\\s\\p{L}]"),
+            collapse_pattern(b"[^\\s\\p{L}]", true),
             b"[^\\s\xD2A-Za-z]".to_vec()
         );
     }

@@ -89,7 +89,7 @@ impl std::ops::BitOr for TokenAttr {
 }
 
 /// How a vocabulary is loaded.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct LoadOptions {
     /// Apply Ollama's `llama/compat` metadata rewrites first, as Ollama's
@@ -100,12 +100,32 @@ pub struct LoadOptions {
     /// embedding rows (gemma3, gemma3n). Files that carry none of the
     /// markers of Ollama's converter are left as they are.
     pub ollama_compat: bool,
+    /// The llama.cpp build whose loader and tokenizer to follow.
+    pub build: changes::Build,
+}
+
+impl Default for LoadOptions {
+    /// No compat rewrites, the newest build.
+    fn default() -> LoadOptions {
+        LoadOptions {
+            ollama_compat: false,
+            build: changes::Build::NEWEST,
+        }
+    }
 }
 
 impl LoadOptions {
-    /// Options with Ollama's compat rewrites on or off.
+    /// Options with Ollama's compat rewrites on or off (the newest build).
     pub fn ollama(ollama_compat: bool) -> LoadOptions {
-        LoadOptions { ollama_compat }
+        LoadOptions {
+            ollama_compat,
+            ..LoadOptions::default()
+        }
+    }
+
+    /// These options for another llama.cpp build.
+    pub fn with_build(self, build: changes::Build) -> LoadOptions {
+        LoadOptions { build, ..self }
     }
 }
 
@@ -182,6 +202,10 @@ pub struct Vocab {
     pub(crate) cache_special: Vec<u32>,
     pub(crate) special_trie: SpecialTrie,
     pub(crate) compat_applied: Vec<&'static str>,
+    /// The llama.cpp build the vocabulary was loaded as, and the rows of
+    /// its change table the load consulted.
+    pub(crate) build: changes::Build,
+    pub(crate) build_rules_applied: Vec<&'static changes::Change>,
     /// Never set from a GGUF key in llama.cpp (always false).
     pub(crate) treat_whitespace_as_suffix: bool,
     /// The UGM tokenizer (for [`VocabType::Ugm`]).
@@ -371,16 +395,12 @@ impl Vocab {
     /// `llama/compat` metadata rewrites for files published in its registry
     /// first (see [`LoadOptions::ollama_compat`]), then llama.cpp's loader.
     pub fn from_gguf_ollama(file: &GgufFile) -> Result<Vocab, Error> {
-        Vocab::from_gguf_with(
-            file,
-            LoadOptions {
-                ollama_compat: true,
-            },
-        )
+        Vocab::from_gguf_with(file, LoadOptions::ollama(true))
     }
 
     /// Builds the vocabulary with options.
     pub fn from_gguf_with(file: &GgufFile, options: LoadOptions) -> Result<Vocab, Error> {
+        let rules = changes::Rules::new(options.build);
         let ov = if options.ollama_compat {
             compat::ollama_overlay(file)
         } else {
@@ -490,11 +510,24 @@ impl Vocab {
                 add_space_prefix = false;
                 escape_whitespaces = false;
                 clean_spaces = true;
-                let Some((t, s)) = pre::from_name(&pre_name) else {
+                // pre-tokenizers that older builds do not know
+                let row = match pre_name.as_str() {
+                    "hy_v4" => Some(&changes::llamacpp::NEW_PRETOKENIZER_HY_V4),
+                    "spark2_5" => Some(&changes::llamacpp::NEW_PRETOKENIZER_SPARK2_5),
+                    "ufakzeka" => Some(&changes::llamacpp::NEW_PRETOKENIZER_UFAKZEKA),
+                    "glm5" => Some(&changes::llamacpp::NEW_PRETOKENIZER_GLM5),
+                    _ => None,
+                };
+                let known = pre::from_name(&pre_name).filter(|_| row.is_none_or(|r| rules.on(r)));
+                let Some((t, mut s)) = known else {
                     return Err(Error::load(format!(
                         "unknown pre-tokenizer type: '{pre_name}'"
                     )));
                 };
+                // before `glm4_ignore_merges`, glm4 merges like chatglm-bpe
+                if pre_name == "glm4" && !rules.on(&changes::llamacpp::GLM4_IGNORE_MERGES) {
+                    s.ignore_merges = false;
+                }
                 pre_type = t;
                 if s.clean_spaces_off {
                     clean_spaces = false;
@@ -637,7 +670,7 @@ impl Vocab {
         let splitters = if kind == VocabType::Bpe {
             patterns
                 .iter()
-                .map(|p| Splitter::new(p).map_err(|e| Error::load(e.0)))
+                .map(|p| Splitter::with_rules(p, &rules).map_err(|e| Error::load(e.0)))
                 .collect::<Result<Vec<_>, _>>()?
         } else {
             Vec::new()
@@ -678,6 +711,8 @@ impl Vocab {
             cache_special: Vec::new(),
             special_trie: SpecialTrie::default(),
             compat_applied: meta.ov.applied.clone(),
+            build: options.build,
+            build_rules_applied: Vec::new(),
             treat_whitespace_as_suffix: false,
             ugm: None,
         };
@@ -723,9 +758,10 @@ impl Vocab {
             v.strip_accents = b;
         }
 
-        v.detect_special_by_text();
+        v.detect_special_by_text(&rules);
         v.build_special_cache();
         v.per_token_attrs(&meta)?;
+        v.build_rules_applied = rules.applied();
         Ok(v)
     }
 
@@ -781,7 +817,7 @@ impl Vocab {
     /// The attribute fixes llama.cpp applies by token text, walking its
     /// `token_to_id` map in libstdc++'s iteration order: the first EOT, EOM
     /// or FIM text found claims the role and becomes CONTROL.
-    fn detect_special_by_text(&mut self) {
+    fn detect_special_by_text(&mut self, rules: &changes::Rules) {
         let order: Vec<u32> = {
             let keys: Vec<&[u8]> = self.tokens.iter().map(|t| &*t.text).collect();
             crate::unordered::iteration_order(&keys)
@@ -886,7 +922,11 @@ impl Vocab {
                     continue;
                 }
                 match &*self.tokens[tid as usize].text {
-                    b"<|tool_response>" | b"<|plamo:eos|>" => marker = true,
+                    b"<|tool_response>" => marker = true,
+                    // before `plamo_s_normal`, only gemma4's marker
+                    b"<|plamo:eos|>" if rules.on(&changes::llamacpp::PLAMO_S_NORMAL) => {
+                        marker = true
+                    }
                     b"</s>" => s_id = Some(tid),
                     _ => {}
                 }

@@ -198,8 +198,10 @@ async fn load(
     if let Err(why) = MemoryNeed::new(total, shape.as_ref(), n_ctx).check() {
         return error(&why);
     }
-    let vocab = match tokenizer::Vocab::from_gguf_with(&meta, tokenizer::LoadOptions::ollama(true))
-    {
+    let vocab = match tokenizer::Vocab::from_gguf_with(
+        &meta,
+        tokenizer::LoadOptions::ollama(true).with_build(ollama::server::OLLAMA_LLAMA_CPP),
+    ) {
         Ok(v) => v,
         Err(e) => return error(&e.llama_log_line()),
     };

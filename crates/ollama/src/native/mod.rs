@@ -42,6 +42,8 @@ pub struct NativeInput<'a> {
     pub add_eos: bool,
     /// The server's local time.
     pub now: NativeTime,
+    /// The llama.cpp build llama-server is.
+    pub build: changes::Build,
 }
 
 /// Why native rendering failed: llama-server's answer, as Ollama passes
@@ -56,6 +58,8 @@ pub struct NativeError {
     /// Where llama-server failed: `load` when it could not load the
     /// template at all (the model fails to load), `request` otherwise.
     pub stage: &'static str,
+    /// The build-specific rules consulted before it failed.
+    pub build_rules: Vec<crate::server::BuildRule>,
 }
 
 impl NativeError {
@@ -64,14 +68,16 @@ impl NativeError {
             status: e.status(),
             message: e.message,
             stage: "request",
+            build_rules: Vec::new(),
         }
     }
 
-    fn load(e: llamachat::Error) -> NativeError {
+    fn load(e: llamachat::Error, rules: &changes::Rules) -> NativeError {
         NativeError {
             status: 500,
             message: e.message,
             stage: "load",
+            build_rules: build_rules(rules),
         }
     }
 
@@ -110,20 +116,28 @@ impl NativeServer {
     /// Loads the template as llama-server does at start.
     pub fn new(input: &NativeInput) -> Result<NativeServer, NativeError> {
         let now = input.now.unix();
-        let tmpls = llamachat::ChatTemplates::init(
+        let rules = std::rc::Rc::new(changes::Rules::new(input.build));
+        let tmpls = llamachat::ChatTemplates::init_with_rules(
             input.chat_template,
             input.bos_token,
             input.eos_token,
             input.add_bos,
             input.add_eos,
+            rules.clone(),
         )
-        .map_err(NativeError::load)?;
-        let mut params =
-            llamachat::server::ServerChatParams::new(tmpls, now).map_err(NativeError::load)?;
+        .map_err(|e| NativeError::load(e, &rules))?;
+        let mut params = llamachat::server::ServerChatParams::new(tmpls, now)
+            .map_err(|e| NativeError::load(e, &rules))?;
         // Ollama checks for vision and audio before the runner sees media.
         params.allow_image = true;
         params.allow_audio = true;
         Ok(NativeServer { params, now })
+    }
+
+    /// The rows of llama.cpp's change table consulted so far (loading the
+    /// template, probing it, rendering), as they apply to this build.
+    pub fn build_rules(&self) -> Vec<crate::server::BuildRule> {
+        build_rules(self.params.tmpls.default.rules())
     }
 
     /// llama-server's `enable_thinking` when the request leaves `think`
@@ -151,11 +165,23 @@ impl NativeServer {
     }
 }
 
+fn build_rules(rules: &changes::Rules) -> Vec<crate::server::BuildRule> {
+    rules
+        .applied()
+        .into_iter()
+        .map(|c| crate::server::BuildRule::of(c, rules.build()))
+        .collect()
+}
+
 /// Whether llama-server turns thinking on by default for this template
 /// (`common_chat_templates_support_enable_thinking`): the server's value of
 /// `enable_thinking` when the request leaves `think` unset. A template
 /// llama-server cannot load supports nothing.
-pub fn template_supports_thinking(chat_template: &str, now: NativeTime) -> bool {
+pub fn template_supports_thinking(
+    chat_template: &str,
+    now: NativeTime,
+    build: changes::Build,
+) -> bool {
     let input = NativeInput {
         chat_template,
         bos_token: "",
@@ -166,6 +192,7 @@ pub fn template_supports_thinking(chat_template: &str, now: NativeTime) -> bool 
         add_bos: false,
         add_eos: false,
         now,
+        build,
     };
     NativeServer::new(&input).is_ok_and(|s| s.thinking_default())
 }

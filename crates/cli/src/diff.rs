@@ -1,0 +1,270 @@
+//! `promptscope diff --as SPEC --as SPEC [--json] [CASE|-]`: one case
+//! rendered as two runtimes or releases, and where they part (contract
+//! v3): the first differing byte, the first differing token where both
+//! sides have a tokenizer, both prompts around it, and the rows of the
+//! change table that explain it.
+//!
+//! A case's request is in its own runtime's shape: an Ollama case's
+//! conversation reaches llama-server as the body Ollama's native mode
+//! sends it, and a llama-server case reaches Ollama through its
+//! `/v1/chat/completions` route.
+
+use std::io::{self, Write};
+
+use ollama::case::RenderCase;
+use ollama::server::{BuildRule, TokenCounter};
+use runtime::Spec;
+use serde_json::{json, Value as Json};
+
+use crate::render::{load_gguf_at, ollama_runtime_json, result_json, ServerCase};
+use crate::{parse_json, write_json_line, Failure as CliFailure, Input};
+
+/// `promptscope diff`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A runtime and version to render as: ollama@0.33.0-rc2,
+    /// llama-server@b10488 (twice: A, then B)
+    #[arg(long = "as", value_name = "SPEC", required = true, num_args = 1)]
+    specs: Vec<String>,
+    /// One JSON object: {"a", "b", "equal", "first_difference", "explained_by"}
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    opts: Input,
+}
+
+/// One side: its result object, its prompt (or none), its tokens (with a
+/// GGUF) and the build-specific rules it consulted.
+struct Side {
+    spec: Spec,
+    result: Json,
+    prompt: Option<String>,
+    tokens: Option<Vec<u32>>,
+    rules: Vec<BuildRule>,
+}
+
+/// The case's request as llama-server's own body: unchanged for a
+/// llama-server case; for an Ollama chat case, the body Ollama's native
+/// mode builds from it.
+fn server_body(case_spec: Spec, v: &Json) -> Result<Json, String> {
+    if let Spec::LlamaServer(_) = case_spec {
+        return Ok(v["request"].clone());
+    }
+    let req = ollama::api::ChatRequest::decode(&v["request"]).map_err(|e| e.to_string())?;
+    let mut msgs = Vec::new();
+    if let Some(system) = v["model"].get("system").and_then(Json::as_str) {
+        if !system.is_empty() && req.messages.first().map(|m| m.role.as_str()) != Some("system") {
+            msgs.push(ollama::api::Message::new("system", system));
+        }
+    }
+    msgs.extend(req.messages.iter().cloned());
+    Ok(ollama::native::body(
+        &msgs,
+        req.tools.as_deref().filter(|t| !t.is_empty()),
+        req.think.as_ref(),
+        None,
+    ))
+}
+
+/// The case as Ollama takes it: unchanged for an Ollama case; a
+/// llama-server body goes through Ollama's `/v1/chat/completions` route.
+fn ollama_case(case_spec: Spec, v: &Json) -> Json {
+    let mut v = v.clone();
+    if let Spec::LlamaServer(_) = case_spec {
+        v["endpoint"] = json!("openai-chat");
+        if let Some(o) = v["request"].as_object_mut() {
+            o.entry("model").or_insert(json!("demo"));
+        }
+    }
+    if let Some(o) = v.as_object_mut() {
+        for k in ["runtime", "llamacpp", "ollama", "transformers"] {
+            o.remove(k);
+        }
+    }
+    v
+}
+
+fn render_side(spec: Spec, case_spec: Spec, v: &Json) -> Result<Side, String> {
+    match spec {
+        Spec::LlamaServer(build) => {
+            let mut sv = v.clone();
+            sv["request"] = server_body(case_spec, v)?;
+            let sc = ServerCase::from_json(&sv, build)?;
+            let r = sc.render(build);
+            let result = crate::render::server_json(&sc, build, &r);
+            let (prompt, rules) = match &r {
+                Ok(r) => (Some(r.prompt.clone()), r.build_rules.clone()),
+                Err(f) => (None, f.build_rules.clone()),
+            };
+            let tokens = prompt
+                .as_deref()
+                .and_then(|p| sc.tokens(p))
+                .and_then(Result::ok);
+            Ok(Side {
+                spec,
+                result,
+                prompt,
+                tokens,
+                rules,
+            })
+        }
+        Spec::Ollama(release) => {
+            let mut ov = ollama_case(case_spec, v);
+            crate::resolve_modelfile(&mut ov)?;
+            let mut case = RenderCase::from_json(&ov)?;
+            case.llamacpp = release.llama_cpp;
+            let gguf = match ov["model"].get("gguf").and_then(Json::as_str) {
+                Some(p) => Some(load_gguf_at(p, release.llama_cpp)?),
+                None => None,
+            };
+            if let Some(g) = &gguf {
+                g.apply(&mut case);
+            }
+            let r = case.render(gguf.as_ref().map(|g| g as &dyn TokenCounter));
+            let mut result = result_json(&r);
+            let (prompt, rules, native) = match &r {
+                Ok(r) => (
+                    r.prompt.clone(),
+                    r.explain.build_rules.clone(),
+                    r.explain.branch == "native",
+                ),
+                Err(f) => (
+                    None,
+                    f.explain.build_rules.clone(),
+                    f.explain.branch == "native",
+                ),
+            };
+            ollama_runtime_json(&mut result, release, native);
+            let tokens = match (&gguf, &prompt) {
+                (Some(g), Some(p)) => ollama::cache::PromptTokens::prompt_tokens(g, p).ok(),
+                _ => None,
+            };
+            Ok(Side {
+                spec,
+                result,
+                prompt,
+                tokens,
+                rules,
+            })
+        }
+    }
+}
+
+/// How much of each prompt is shown around the first difference.
+const CONTEXT: usize = 40;
+
+/// Runs `promptscope diff`.
+pub fn run(args: Args) -> Result<(), CliFailure> {
+    if args.specs.len() != 2 {
+        return Err(CliFailure::Usage(format!(
+            "diff needs --as twice (A and B), got it {} time(s)",
+            args.specs.len()
+        )));
+    }
+    let specs = args
+        .specs
+        .iter()
+        .map(|s| Spec::parse(s))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(CliFailure::Usage)?;
+    let text = args.opts.read_input()?;
+    let v = parse_json(&text, args.opts.name()).map_err(CliFailure::Usage)?;
+    let case_spec = Spec::of_case(&v, &runtime::Defaults::default()).map_err(CliFailure::Usage)?;
+    let a = render_side(specs[0], case_spec, &v).map_err(CliFailure::Usage)?;
+    let b = render_side(specs[1], case_spec, &v).map_err(CliFailure::Usage)?;
+    let byte = match (&a.prompt, &b.prompt) {
+        (Some(x), Some(y)) => runtime::diff::first_byte(x, y),
+        _ => None,
+    };
+    let token = match (&a.tokens, &b.tokens) {
+        (Some(x), Some(y)) => runtime::diff::first_token(x, y),
+        _ => None,
+    };
+    let equal = a.prompt.is_some() && a.prompt == b.prompt;
+    let explained: Vec<&changes::Change> = if equal {
+        Vec::new()
+    } else {
+        runtime::diff::explained_by((a.spec, &a.rules), (b.spec, &b.rules))
+    };
+    let difference = byte.map(|at| {
+        let (x, y) = (a.prompt.as_deref().unwrap(), b.prompt.as_deref().unwrap());
+        json!({"byte": at, "token": token,
+               "a": runtime::diff::context(x, at, CONTEXT),
+               "b": runtime::diff::context(y, at, CONTEXT)})
+    });
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    if args.json {
+        let j = json!({
+            "a": a.result,
+            "b": b.result,
+            "equal": equal,
+            "first_difference": difference,
+            "explained_by": explained.iter().map(|c| json!({
+                "id": c.id, "first": format!("b{}", c.first), "upstream": c.upstream,
+                "file": c.file, "new": c.new, "old": c.old,
+            })).collect::<Vec<_>>(),
+        });
+        write_json_line(&mut out, &j)?;
+    } else {
+        let mut t = String::new();
+        t.push_str(&format!("a: {}\nb: {}\n", side_line(&a), side_line(&b)));
+        if equal {
+            t.push_str("same prompt\n");
+        } else if let Some(d) = &difference {
+            t.push_str(&format!("differ at byte {}", d["byte"]));
+            if let Some(tok) = token {
+                t.push_str(&format!(" (token {tok})"));
+            }
+            t.push_str(&format!(
+                "\n  a: {}\n  b: {}\n",
+                json!(d["a"]),
+                json!(d["b"])
+            ));
+        } else {
+            for s in [&a, &b] {
+                if s.prompt.is_none() {
+                    t.push_str(&format!(
+                        "{} fails: {}\n",
+                        s.spec,
+                        s.result["error"].as_str().unwrap_or("")
+                    ));
+                }
+            }
+        }
+        if !explained.is_empty() {
+            t.push_str("explained by:\n");
+            for c in &explained {
+                t.push_str(&format!("  {c}\n"));
+            }
+        } else if !equal {
+            t.push_str("explained by: no build-specific rule (same build, or the sides differ in how they take the request)\n");
+        }
+        out.write_all(t.as_bytes())
+            .map_err(|e| CliFailure::Usage(format!("cannot write output: {e}")))?;
+    }
+    out.flush()
+        .map_err(|e| CliFailure::Usage(format!("cannot write output: {e}")))?;
+    if a.prompt.is_none() && b.prompt.is_none() {
+        return Err(CliFailure::Engine);
+    }
+    Ok(())
+}
+
+fn side_line(s: &Side) -> String {
+    let mut line = s.spec.to_string();
+    if let Spec::Ollama(r) = s.spec {
+        if s.result["llamacpp"].is_string() {
+            line.push_str(&format!(" (native mode: llama.cpp {})", r.llama_cpp));
+        }
+    }
+    if let Some(p) = &s.prompt {
+        line.push_str(&format!(", {} bytes", p.len()));
+        if let Some(t) = &s.tokens {
+            line.push_str(&format!(", {} tokens", t.len()));
+        }
+    } else {
+        line.push_str(", error");
+    }
+    line
+}
