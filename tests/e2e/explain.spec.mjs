@@ -52,8 +52,10 @@ describe('explain pane', () => {
       await eventually(async () => assert.equal(await app.selectedPath.textContent(), 'gguf_chat_template'));
       assert.match(await app.selectedRule.textContent(), /GGUF chat template has more capabilities/);
       assert.match(await app.explainBranch.textContent(), /^native/);
-      // llama-server's rendering of the Jinja template.
+      // llama-server's rendering of the Jinja template, at the build Ollama compiles
       await eventually(async () => assert.match(await app.promptText(), /<\|im_start\|>user\nHi!<\|im_end\|>/));
+      assert.match(await app.page.getByTestId('model-runtime').textContent(), /Ollama 0\.33\.0-rc2 · native mode on llama-server b10488/);
+      assert.match(await app.page.getByTestId('explain-llamacpp').textContent(), /^b10488 native mode renders on llama\.cpp b10488/);
       // With think unset llama-server's default applies, and the prompt still renders.
       await app.thinkSelect.selectOption('');
       await eventually(async () => assert.match(await app.promptText(), /<\|im_start\|>user\nHi!<\|im_end\|>/));
@@ -63,6 +65,24 @@ describe('explain pane', () => {
       await app.goTemplateEnv.selectOption('true');
       await eventually(async () => assert.equal(await app.selectedPath.textContent(), 'go_template'));
       assert.match(await app.selectedRule.textContent(), /OLLAMA_GO_TEMPLATE is true/);
+    });
+  });
+
+  test('a rule of b10488 that applied is named, and the template it refuses', { timeout: TEST_TIMEOUT }, async () => {
+    await withApp(server(), async (app) => {
+      await app.loadExample('gguf-wins');
+      await eventually(async () => assert.match(await app.explainBranch.textContent(), /^native/));
+      // a test with a bare argument: b11312 parses it, b10488 (Ollama's) does not
+      // (it still declares tools, so Ollama still prefers it to the Go TEMPLATE)
+      await app.chatTemplateInput.fill(
+        "{%- if tools %}{{ tools | tojson }}{% endif %}{% for m in messages %}{% if loop.index is divisibleby 2 %}{{ m.content }}{% endif %}{% endfor %}",
+      );
+      await eventually(async () => {
+        const rules = await app.page.getByTestId('explain-build-rules').textContent();
+        assert.match(rules, /jinja_test_arg_without_parens — a test's argument needs parentheses/);
+        assert.match(rules, /changed in llama\.cpp b11200/);
+      });
+      assert.match(await app.page.getByTestId('explain-llamacpp').textContent(), /b10488/);
     });
   });
 

@@ -4,7 +4,10 @@ build/bin/llama-server (SmolLM2-135M, --chat-template-file, --jinja, the fixed c
 POSTs every case's body to /apply-template, runs the same cases through the harness with the
 bos/eos the server reports in /props, and compares status + response body byte for byte.
 
-usage: verify_server.py [TEMPLATE.jinja ...]   (run record.sh first; env LLAMA, WORK, MODEL, VERIFY_CASES)
+usage: verify_server.py [TEMPLATE.jinja ...]
+  (run record.sh first, with the same LLAMA and BUILD; env LLAMA, BUILD, WORK, TEMPLATES, MODEL, VERIFY_CASES)
+
+Cases with a "server" object (a loaded mmproj) are left out: the model has none.
 """
 import json
 import os
@@ -17,8 +20,11 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-LLAMA = Path(os.environ.get("LLAMA", "/root/.cache/promptscope/sdist/llama_cpp_python-0.3.36/vendor/llama.cpp"))
-WORK = Path(os.environ.get("WORK", Path.home() / ".cache/promptscope/apply-template-goldens"))
+LLAMA = Path(os.environ["LLAMA"])
+BUILD = os.environ.get("BUILD", "b11312")
+WORK = Path(os.environ.get("WORK", Path.home() / ".cache/promptscope/apply-template-goldens" / BUILD))
+UPSTREAM = Path(os.environ.get("PROMPTSCOPE_UPSTREAM", Path.home() / ".cache/promptscope/upstream"))
+TEMPLATES = Path(os.environ.get("TEMPLATES", UPSTREAM / "llama.cpp-b11312/models/templates"))
 MODEL = os.environ.get("MODEL", "/root/.cache/promptscope/models/SmolLM2-135M-Instruct.Q4_1.gguf")
 HERE = Path(__file__).resolve().parent
 GOLD = HERE.parent.parent / "crates/llamachat/tests/golden"
@@ -55,13 +61,14 @@ def main():
     only = os.environ.get("VERIFY_CASES")  # e.g. VERIFY_CASES=plain,prefill
     if only:
         cases = [c for c in cases if c["case"] in only.split(",")]
+    cases = [c for c in cases if "server" not in c]
     env = dict(os.environ, TZ="UTC", LD_PRELOAD=str(WORK / "fixed_clock.so"))
     total = same = 0
     for t in templates:
         port = free_port()
         args = [str(LLAMA / "build/bin/llama-server"), "--model", MODEL, "--port", str(port), "--host",
                 "127.0.0.1", "--no-webui", "--offline", "-c", "4096", "-np", "1", "-t", "2",
-                "--chat-template-file", str(ROOT / "tests/corpus/llama-templates" / t), "--jinja"]
+                "--chat-template-file", str(TEMPLATES / t), "--jinja"]
         proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             for _ in range(300):
@@ -77,7 +84,7 @@ def main():
             props = json.loads(http(port, "GET", "/props")[1])
             bos, eos = props.get("bos_token", ""), props.get("eos_token", "")
             mine = [dict(c, bos_token=bos, eos_token=eos) for c in cases if c["template"] == t]
-            out = subprocess.run([str(WORK / "harness"), str(ROOT / "tests/corpus/llama-templates")], env=dict(os.environ, TZ="UTC"),
+            out = subprocess.run([str(WORK / "harness"), str(TEMPLATES)], env=dict(os.environ, TZ="UTC"),
                                  input="".join(json.dumps(c, ensure_ascii=False) + "\n" for c in mine),
                                  capture_output=True, text=True, check=True).stdout.splitlines()
             for c, line in zip(mine, out):
@@ -96,7 +103,7 @@ def main():
         finally:
             proc.terminate()
             proc.wait()
-    print(f"{same}/{total} identical")
+    print(f"{BUILD}: {same}/{total} identical")
     return 0 if same == total else 1
 
 

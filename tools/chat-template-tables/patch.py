@@ -8,7 +8,7 @@ Recorded (to $PROMPTSCOPE_CHAT_TABLE, one JSON line each):
     common_chat_templates_apply), before its assert;
   - run_single() with use_common (what `test-chat-template DIR` / `--with-tools` runs per .jinja file).
 Asserts stay as upstream has them (the file keeps `#undef NDEBUG`), so a mismatch still aborts, after
-its row is written.
+its row is written. Works on the test file of b11312 (common_json) and of b10488 (nlohmann::ordered_json).
 """
 import sys
 
@@ -23,7 +23,13 @@ def replace_once(text, old, new):
     return text.replace(old, new)
 
 
-text = replace_once(text, "using json = common_json;\n", '''using json = common_json;
+# b11312 wraps nlohmann in common_json; b10488 uses nlohmann::ordered_json directly
+if text.count("using json = common_json;\n") == 1:
+    using, safe, jtype = "using json = common_json;\n", "row.dump_safe()", "common_json"
+else:
+    using, safe, jtype = ("using json = nlohmann::ordered_json;\n",
+                          "row.dump(-1, ' ', false, json::error_handler_t::replace)", "nlohmann::ordered_json")
+text = replace_once(text, using, using + '''
 
 // --- promptscope chat-template-tables recorder ---
 static std::ofstream * g_table = nullptr;
@@ -32,7 +38,7 @@ static std::string g_input_name;    // PROMPTSCOPE_CHAT_INPUT: "default" or "wit
 
 static void table_write(json row) {
     if (g_table) {
-        *g_table << row.dump_safe() << "\\n";
+        *g_table << @SAFE@ << "\\n";
         g_table->flush();
     }
 }
@@ -48,7 +54,7 @@ static json msgs_to_json(const std::vector<common_chat_msg> & msgs) {
     return arr;
 }
 // --- end recorder ---
-''')
+'''.replace("@SAFE@", safe))
 
 text = replace_once(text, '''    std::vector<std::string> args(argv, argv + argc);
 ''', '''    std::vector<std::string> args(argv, argv + argc);
@@ -66,14 +72,15 @@ text = replace_once(text, '''            std::cout << "\\n\\n=== RUNNING TEMPLAT
             g_template_file = entry.path().filename().string();
 ''')
 
-# run_single (use_common): record prompt or error
-text = replace_once(text, '''        common_json msgs_json = input["messages"];
-        common_json tools_json = input["tools"];
+# run_single (use_common): record prompt or error (@JTYPE@: the json type the file spells out there)
+text = text.replace(f"{jtype} msgs_json", "@JTYPE@ msgs_json").replace(f"{jtype} tools_json", "@JTYPE@ tools_json")
+text = replace_once(text, '''        @JTYPE@ msgs_json = input["messages"];
+        @JTYPE@ tools_json = input["tools"];
         auto messages = common_chat_msgs_parse_oaicompat(msgs_json);
         auto tools = common_chat_tools_parse_oaicompat(tools_json);
         auto output = format_using_common(contents, bos_token, eos_token, messages, tools);
-''', '''        common_json msgs_json = input["messages"];
-        common_json tools_json = input["tools"];
+''', '''        @JTYPE@ msgs_json = input["messages"];
+        @JTYPE@ tools_json = input["tools"];
         json row = json::object();
         row["source"]    = "run_single";
         row["template"]  = g_template_file;
@@ -121,4 +128,4 @@ text = replace_once(text, '''        std::cout << "\\n\\n=== " << test_case.name
         }
 ''')
 
-open(out, "w", encoding="utf-8").write(text)
+open(out, "w", encoding="utf-8").write(text.replace("@JTYPE@", jtype))

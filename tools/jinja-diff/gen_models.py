@@ -1,5 +1,5 @@
 import json, glob, os, random, sys
-T=os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../tests/corpus/llama-templates/')
+T=os.path.join(os.environ.get('PROMPTSCOPE_UPSTREAM', os.path.expanduser('~/.cache/promptscope/upstream')), 'llama.cpp-b11312/models/templates/')
 convs = []
 base = {"add_generation_prompt": True, "bos_token": "<s>", "eos_token": "</s>"}
 convs.append(dict(base, messages=[{"role":"system","content":"You are a helpful assistant."},{"role":"user","content":"Hello!"},{"role":"assistant","content":"Hi there! How can I help?"},{"role":"user","content":"What is 2+2?"}]))

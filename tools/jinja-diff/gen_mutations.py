@@ -1,6 +1,6 @@
 import json, glob, os, random, sys
 random.seed(int(sys.argv[1]))
-srcs=[open(f).read() for f in sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../tests/corpus/llama-templates/*.jinja')))]
+srcs=[open(f).read() for f in sorted(glob.glob(os.path.join(os.environ.get('PROMPTSCOPE_UPSTREAM', os.path.expanduser('~/.cache/promptscope/upstream')), 'llama.cpp-b11312/models/templates/*.jinja')))]
 conv={"add_generation_prompt":True,"bos_token":"<s>","eos_token":"</s>","messages":[{"role":"system","content":"S"},{"role":"user","content":"Hi"},{"role":"assistant","content":"Yo","reasoning_content":"r"},{"role":"user","content":"Q"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"a":{"type":"string"}}}}}]}
 frag=['{{','}}','{%','%}','{#','#}','-','{%-','-%}',"'",'"','\\','(',')','[',']','|',' is ',' not ','\r\n','\r','\n','  ','.','::','*','end','{% endif %}','{% endfor %}','{% else %}','=','~','0','1.5','\\n']
 N=int(sys.argv[2])

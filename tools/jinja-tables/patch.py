@@ -3,8 +3,9 @@
 
 usage: patch.py LLAMA_CPP_DIR OUT_CPP
 
-Only the C++ path is touched (test_template_cpp); the original t.test(...) check still runs after the
-row is written, so the program's own PASS/FAIL summary stays as upstream prints it.
+Works on the test file of b11312 (`using json = common_json;`) and of b10488 (`using json =
+nlohmann::ordered_json;`). Only the C++ path is touched (test_template_cpp); the original t.test(...) check
+still runs after the row is written, so the program's own PASS/FAIL summary stays as upstream prints it.
 """
 import sys
 
@@ -17,8 +18,12 @@ def replace_once(text, old, new):
         sys.exit(f"patch.py: expected exactly one occurrence of {old!r}, found {n}")
     return text.replace(old, new)
 
-# 1. the table writer, after `using json = common_json;`
-text = replace_once(text, 'using json = common_json;\n', '''using json = common_json;
+# 1. the table writer, after `using json = ...;` (common_json in b11312, nlohmann::ordered_json in b10488)
+if text.count('using json = common_json;\n') == 1:
+    using, safe = 'using json = common_json;\n', 'row.dump_safe()'
+else:
+    using, safe = 'using json = nlohmann::ordered_json;\n', "row.dump(-1, ' ', false, json::error_handler_t::replace)"
+text = replace_once(text, using, using + '''
 
 #include <fstream>
 
@@ -73,13 +78,13 @@ static void record_row(testing & t, const std::string & name, const std::string 
             row["got_hex"] = to_hex(got);
         }
         row["expect_hex"] = to_hex(expect);
-        line = row.dump_safe();
+        line = @SAFE@;
     }
     *g_table << line << "\\n";
     g_table->flush();
 }
 // --- end recorder ---
-''')
+'''.replace("@SAFE@", safe))
 
 # 2. the output file: PROMPTSCOPE_JINJA_TABLE=path
 text = replace_once(text, '''    testing t(std::cout);

@@ -12,9 +12,9 @@
 //! sdists published between them: `last_without` and `first` are adjacent
 //! published builds, and `upstream` names the pull request and commit where
 //! they are known, else the range of builds it landed in. Differences that
-//! Promptscope does not reproduce (media decoding, context checkpoints,
-//! multimodal token counts, a `{% filter %}` block that fails) are listed
-//! in COMPATIBILITY.md instead.
+//! Promptscope does not reproduce (context checkpoints, multimodal token
+//! counts, a `{% filter %}` block that fails) are listed in
+//! COMPATIBILITY.md instead.
 
 use crate::Change;
 use std::fmt;
@@ -191,6 +191,11 @@ changes! {
         "tools/server/server-common.cpp oaicompat_chat_params_parse",
         new: "a `video_url` content part is video input",
         old: "a `video_url` content part is refused: 400 `unsupported content[].type`";
+    DATA_URI_MEDIA = "data_uri_media", "server", (10760, 10773),
+        "PR #27735, the b10773 tag commit (issue #27724)",
+        "tools/server/server-common.cpp handle_media",
+        new: "data: URIs are taken for images, audio and video, and a malformed one is a 400",
+        old: "data: URIs are taken for images only (another part's is read as raw base64), and a malformed one is a 500";
     PRESERVE_REASONING_DEFAULT = "preserve_reasoning_default", "server", (10760, 10773),
         "PR #28174 (b10763)",
         "common/arg.cpp common_params_parse_ex",

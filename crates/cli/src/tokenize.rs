@@ -1,7 +1,9 @@
 //! `promptscope tokenize --gguf FILE [--jsonl] [--ollama-compat] [FILE|-]`: llama.cpp's token
 //! ids for text, from a GGUF file's vocabulary (`shared/spec/cli.md`).
 //!
-//! The vocabulary is loaded as llama.cpp loads the file. With
+//! The vocabulary is loaded as llama.cpp loads the file, at the newest
+//! supported build unless `--llamacpp` names another (the tokenizer rules
+//! that differ between builds are rows of `changes::llamacpp`). With
 //! `--ollama-compat`, Ollama's `llama/compat` metadata rewrites are applied
 //! first, as Ollama's llama-server does (they matter for GGUFs published in
 //! Ollama's registry).
@@ -19,12 +21,12 @@ use tokenizer::{LoadOptions, Vocab};
 use crate::{need_gguf, parse_json, write_json_line, Failure, Input};
 
 /// Loads the vocabulary of a GGUF file, reading only its metadata.
-fn load_vocab(path: &str, ollama_compat: bool) -> Result<Vocab, Failure> {
+fn load_vocab(path: &str, options: LoadOptions) -> Result<Vocab, Failure> {
     let file = std::fs::File::open(path)
         .map_err(|e| Failure::Usage(format!("cannot read {path}: {e}")))?;
     let gguf = gguf_meta::parse(gguf_meta::SeekSource::new(file))
         .map_err(|e| Failure::Usage(format!("{path}: {e}")))?;
-    Vocab::from_gguf_with(&gguf, LoadOptions::ollama(ollama_compat)).map_err(|e| {
+    Vocab::from_gguf_with(&gguf, options).map_err(|e| {
         let _ = writeln!(io::stderr(), "promptscope: {path}: {}", e.llama_log_line());
         Failure::Engine
     })
@@ -80,6 +82,9 @@ pub struct Args {
     /// Apply Ollama's llama/compat metadata rewrites first
     #[arg(long)]
     ollama_compat: bool,
+    /// The llama.cpp build whose tokenizer to follow (b10488; default: the newest)
+    #[arg(long, value_name = "BUILD")]
+    llamacpp: Option<String>,
     #[command(flatten)]
     opts: Input,
 }
@@ -91,7 +96,14 @@ pub fn run(args: Args) -> Result<(), Failure> {
         None => need_gguf(args.gguf, "tokenize")?,
     };
     let opts = &args.opts;
-    let vocab = load_vocab(&gguf, args.ollama_compat)?;
+    let build = match &args.llamacpp {
+        Some(b) => changes::Build::parse(b).map_err(Failure::Usage)?,
+        None => changes::Build::NEWEST,
+    };
+    let vocab = load_vocab(
+        &gguf,
+        LoadOptions::ollama(args.ollama_compat).with_build(build),
+    )?;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     if args.jsonl {

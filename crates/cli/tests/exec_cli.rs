@@ -517,3 +517,42 @@ fn render_takes_a_modelfile() {
         assert!(err.contains(want), "{text}: {err}");
     }
 }
+
+/// `tokenize --llamacpp`: the tokenizer of a named build; DeepSeek V3's
+/// pre-tokenizer puts `~` with the symbols only from b10499 on.
+#[test]
+fn tokenize_at_a_llama_cpp_build() {
+    let gguf = testkit::corpus("tokenizer/deepseek3.gguf");
+    let case = r#"{"id": 1, "text": "x ~= y", "add_special": false, "parse_special": false}"#;
+    let at = |build: &str| {
+        let (code, out, err) = run(
+            &[
+                "tokenize",
+                "--gguf",
+                gguf.to_str().unwrap(),
+                "--llamacpp",
+                build,
+            ],
+            case,
+        );
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<serde_json::Value>(out.trim()).unwrap()["ids"].clone()
+    };
+    assert_eq!(at("b11312"), serde_json::json!([90, 6883, 31, 383]));
+    assert_eq!(at("b10488"), serde_json::json!([90, 223, 96, 31, 383]));
+    let (code, _, err) = run(
+        &[
+            "tokenize",
+            "--gguf",
+            gguf.to_str().unwrap(),
+            "--llamacpp",
+            "b1",
+        ],
+        case,
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("llama.cpp build \"b1\" is not supported (supported: b10488, b11312)"),
+        "{err}"
+    );
+}

@@ -1,10 +1,27 @@
 //! Cases recorded from llama.cpp's C++ engine itself (linked from
-//! `libllama-common.so` by `tools/jinja-diff`): renders of every
-//! `models/templates` file over five conversations, `caps_get` of each, and
-//! generated expression/statement templates. `got`, `error` or `skip` (the
-//! C++ `not_implemented_exception`) is what the C++ produced.
+//! `libllama-common.so` by `tools/jinja-diff`), at each supported build
+//! (`NAME.jsonl` from b11312, `NAME-b10488.jsonl` from b10488; a file the
+//! two builds recorded byte for byte the same is kept once and checked at
+//! both): renders of every `models/templates` file over five conversations,
+//! `caps_get` of each, generated expression/statement templates, and the
+//! constructs where the builds part (`build-diffs`: each row of
+//! `changes::llamacpp` exercised, and each build's test-jinja cases run on
+//! the other engine). `got`, `error` or `skip` (the C++
+//! `not_implemented_exception`) is what the C++ produced.
 
 use std::path::Path;
+use std::rc::Rc;
+
+use changes::Build;
+
+/// A golden's file name at a build.
+fn at(name: &str, build: Build) -> String {
+    if build == Build::B11312 {
+        format!("{name}.jsonl")
+    } else {
+        format!("{name}-{build}.jsonl")
+    }
+}
 
 fn rows(name: &str) -> Vec<serde_json::Value> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -34,7 +51,7 @@ fn outcome(res: jinja::Result<serde_json::Value>, key: &str) -> serde_json::Valu
 
 fn expected(row: &serde_json::Value) -> serde_json::Value {
     let mut m = serde_json::Map::new();
-    for k in ["got", "error", "skip", "caps"] {
+    for k in ["got", "error", "skip", "caps", "runs"] {
         if let Some(v) = row.get(k) {
             m.insert(k.into(), v.clone());
         }
@@ -47,22 +64,33 @@ fn expected(row: &serde_json::Value) -> serde_json::Value {
 /// (`strftime_now`) give the recorded text on any day.
 const RECORDED_AT: i64 = 1_796_126_400;
 
-fn render(tmpl: &str, vars: &serde_json::Value) -> serde_json::Value {
-    let run = || -> jinja::Result<String> {
-        let program = jinja::parse(tmpl)?;
-        let mut ctx = jinja::Context::new(tmpl);
-        ctx.current_time = RECORDED_AT;
-        jinja::global_from_json(&mut ctx, vars, true)?;
-        let results = jinja::Runtime::new(&ctx).execute(&program)?;
-        Ok(jinja::gather_string_parts(&results)?.str())
-    };
-    outcome(run().map(serde_json::Value::String), "got")
+fn parse(tmpl: &str, build: Build) -> jinja::Result<jinja::ast::Program> {
+    let tokens = jinja::Lexer::new().tokenize(tmpl)?;
+    jinja::parse_from_tokens_with(&tokens, &changes::Rules::new(build))
 }
 
-fn caps(tmpl: &str) -> serde_json::Value {
+fn run(
+    program: &jinja::ast::Program,
+    tmpl: &str,
+    vars: &serde_json::Value,
+    build: Build,
+) -> jinja::Result<String> {
+    let mut ctx = jinja::Context::with_rules(tmpl, Rc::new(changes::Rules::new(build)));
+    ctx.current_time = RECORDED_AT;
+    jinja::global_from_json(&mut ctx, vars, true)?;
+    let results = jinja::Runtime::new(&ctx).execute(program)?;
+    Ok(jinja::gather_string_parts(&results)?.str())
+}
+
+fn render(tmpl: &str, vars: &serde_json::Value, build: Build) -> serde_json::Value {
+    let out = parse(tmpl, build).and_then(|p| run(&p, tmpl, vars, build));
+    outcome(out.map(serde_json::Value::String), "got")
+}
+
+fn caps(tmpl: &str, build: Build) -> serde_json::Value {
     outcome(
-        jinja::parse(tmpl)
-            .and_then(|p| jinja::caps_get(&p))
+        parse(tmpl, build)
+            .and_then(|p| jinja::caps_get_with(&p, &Rc::new(changes::Rules::new(build))))
             .map(|c| {
                 serde_json::Value::Object(
                     c.to_map()
@@ -75,17 +103,31 @@ fn caps(tmpl: &str) -> serde_json::Value {
     )
 }
 
-fn check(name: &str, f: impl Fn(&serde_json::Value) -> (String, serde_json::Value)) {
-    let rows = rows(name);
+/// Checks a golden at every supported build (its own file where the
+/// builds recorded it apart, else the one file).
+fn check(name: &str, f: impl Fn(&serde_json::Value, Build) -> (String, serde_json::Value)) {
     let mut bad = Vec::new();
-    for row in &rows {
-        let (label, ours) = f(row);
-        let want = expected(row);
-        if ours != want {
-            bad.push(format!("{label}\n  want: {want}\n  ours: {ours}"));
+    for &build in Build::SUPPORTED {
+        let file = at(name, build);
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/golden")
+            .join(&file);
+        let shared = at(name, Build::B11312);
+        let rows = rows(if path.exists() { &file } else { &shared });
+        let before = bad.len();
+        for row in &rows {
+            let (label, ours) = f(row, build);
+            let want = expected(row);
+            if ours != want {
+                bad.push(format!("{build} {label}\n  want: {want}\n  ours: {ours}"));
+            }
         }
+        eprintln!(
+            "{file} ({build}): {} / {} equal",
+            rows.len() - (bad.len() - before),
+            rows.len()
+        );
     }
-    eprintln!("{name}: {} / {} equal", rows.len() - bad.len(), rows.len());
     assert!(
         bad.is_empty(),
         "{} mismatches:\n{}",
@@ -96,17 +138,20 @@ fn check(name: &str, f: impl Fn(&serde_json::Value) -> (String, serde_json::Valu
 
 #[test]
 fn model_template_renders() {
-    check("model-templates.jsonl", |r| {
+    check("model-templates", |r, b| {
         let file = r["file"].as_str().unwrap();
-        (file.to_string(), render(&template_file(file), &r["vars"]))
+        (
+            file.to_string(),
+            render(&template_file(file), &r["vars"], b),
+        )
     });
 }
 
 #[test]
 fn model_template_caps() {
-    check("model-caps.jsonl", |r| {
+    check("model-caps", |r, b| {
         let file = r["file"].as_str().unwrap();
-        (file.to_string(), caps(&template_file(file)))
+        (file.to_string(), caps(&template_file(file), b))
     });
 }
 
@@ -119,29 +164,62 @@ fn generated_renders() {
         .unwrap(),
     )
     .unwrap();
-    check("generated.jsonl", |r| {
+    check("generated", |r, b| {
         let t = r["template"].as_str().unwrap();
-        (format!("{t:?}"), render(t, &vars))
+        (format!("{t:?}"), render(t, &vars, b))
     });
 }
 
 #[test]
 fn generated_caps() {
-    check("generated-caps.jsonl", |r| {
+    check("generated-caps", |r, b| {
         let t = r["template"].as_str().unwrap();
-        (format!("{t:?}"), caps(t))
+        (format!("{t:?}"), caps(t, b))
     });
 }
 
 #[test]
 fn generated_debug_dump_program() {
-    check("generated-dump.jsonl", |r| {
+    check("generated-dump", |r, b| {
         let t = r["template"].as_str().unwrap();
         let ours = outcome(
-            jinja::parse(t)
+            parse(t, b)
                 .map(|p| serde_json::Value::String(jinja::Runtime::debug_dump_program(&p, t))),
             "got",
         );
         (format!("{t:?}"), ours)
+    });
+}
+
+/// The constructs where b10488 and b11312 part, one group of rows per row
+/// of `changes::llamacpp` (`<switch>/<label>`), and each build's own
+/// test-jinja cases run on the other build's engine: renders, capability
+/// probes (`"mode": "caps"`) and repeated renders of one parsed template
+/// (`runs_vars`). The three rows b10488 recorded with a heap address in
+/// their error text (`"unstable"`: a `{% filter %}` block whose filter
+/// fails, COMPATIBILITY.md) are left out.
+#[test]
+fn where_the_builds_part() {
+    check("build-diffs", |r, b| {
+        let name = r["name"].as_str().unwrap_or("").to_string();
+        let t = r["template"].as_str().unwrap();
+        if r.get("unstable").and_then(|u| u.as_bool()) == Some(true) {
+            return (name, expected(r));
+        }
+        if r["mode"] == "caps" {
+            return (name, caps(t, b));
+        }
+        if let Some(runs) = r["runs_vars"].as_array() {
+            let program = parse(t, b);
+            let outs: Vec<serde_json::Value> = runs
+                .iter()
+                .map(|v| match &program {
+                    Ok(p) => outcome(run(p, t, v, b).map(serde_json::Value::String), "got"),
+                    Err(e) => outcome(Err(e.clone()), "got"),
+                })
+                .collect();
+            return (name, serde_json::json!({ "runs": outs }));
+        }
+        (name, render(t, &r["vars"], b))
     });
 }

@@ -1,12 +1,37 @@
 //! Every `test_template(...)` case of llama.cpp's `tests/test-jinja.cpp`, with the
 //! result the C++ engine produced (`got`, `error`, or `skip` for its
-//! `not_implemented_exception`), recorded in `golden/test-jinja.jsonl`.
+//! `not_implemented_exception`), recorded at each build: b11312's 306 cases
+//! in `golden/test-jinja.jsonl`, b10488's 278 in `golden/test-jinja-b10488.jsonl`,
+//! each run on the engine of its own build.
 
+use std::rc::Rc;
+
+use changes::Build;
 use jinja::ErrorKind;
+
+fn render(tmpl: &str, vars: &serde_json::Value, build: Build) -> jinja::Result<String> {
+    let rules = Rc::new(changes::Rules::new(build));
+    let program = jinja::parse_from_tokens_with(&jinja::Lexer::new().tokenize(tmpl)?, &rules)?;
+    let mut ctx = jinja::Context::with_rules(tmpl, rules);
+    jinja::global_from_json(&mut ctx, vars, true)?;
+    let results = jinja::Runtime::new(&ctx).execute(&program)?;
+    Ok(jinja::gather_string_parts(&results)?.str())
+}
 
 #[test]
 fn test_jinja_table() {
-    let text = include_str!("golden/test-jinja.jsonl");
+    check(include_str!("golden/test-jinja.jsonl"), Build::B11312);
+}
+
+#[test]
+fn test_jinja_table_b10488() {
+    check(
+        include_str!("golden/test-jinja-b10488.jsonl"),
+        Build::B10488,
+    );
+}
+
+fn check(text: &str, build: Build) {
     let mut total = 0;
     let mut mismatches = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -19,7 +44,7 @@ fn test_jinja_table() {
         );
         let tmpl = row["template"].as_str().expect("template");
         let vars = &row["vars"];
-        let res = jinja::render(tmpl, vars);
+        let res = render(tmpl, vars, build);
         let ok = match (&res, row.get("got"), row.get("error"), row.get("skip")) {
             (Ok(out), Some(got), _, _) => Some(out.as_str()) == got.as_str(),
             (Err(e), _, Some(err), _) => Some(e.message()) == err.as_str(),
@@ -38,7 +63,7 @@ fn test_jinja_table() {
         }
     }
     eprintln!(
-        "test-jinja table: {} / {} equal",
+        "test-jinja table ({build}): {} / {} equal",
         total - mismatches.len(),
         total
     );

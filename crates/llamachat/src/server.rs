@@ -107,9 +107,67 @@ fn contains(j: &Json, key: &str) -> bool {
     j.as_object().is_some_and(|o| o.contains_key(key))
 }
 
+/// `base64_decode`'s output length: it reads base64 characters up to the
+/// first `=` or other character, three bytes per four and one less than
+/// the characters of a last partial group.
+fn base64_decoded_len(s: &str) -> usize {
+    let n = s
+        .bytes()
+        .take_while(|&c| c != b'=' && (c.is_ascii_alphanumeric() || c == b'+' || c == b'/'))
+        .count();
+    n / 4 * 3 + (n % 4).saturating_sub(1)
+}
+
+/// `handle_media`'s checks of a media part's URL, in its order (the media
+/// are not decoded: an `http` URL would be downloaded, which Promptscope
+/// does not do). Ollama starts llama-server without `--media-path`.
+fn handle_media(url: &str, image: bool, opt: &ServerChatParams) -> Result<(), Error> {
+    if url.starts_with("http") {
+        return Ok(());
+    }
+    if url.starts_with("file://") {
+        return Err(Error::invalid(
+            "file:// URLs are not allowed unless --media-path is specified",
+        ));
+    }
+    // before `data_uri_media`: data: URIs for images only, their errors
+    // `std::runtime_error`s (500); another part's data: URI is read as raw
+    // base64
+    let newer = || {
+        opt.tmpls
+            .default
+            .rules()
+            .on(&changes::llamacpp::DATA_URI_MEDIA)
+    };
+    if url.starts_with("data:") && (image || newer()) {
+        let fail = |m: String| {
+            if newer() {
+                Error::invalid(m)
+            } else {
+                Error::runtime(m)
+            }
+        };
+        let parts: Vec<&str> = url.split(',').collect();
+        let head = parts[0];
+        let media = |kind: &str| head.starts_with(&format!("data:{kind}/"));
+        if parts.len() != 2 {
+            return Err(fail("Invalid uri-encoded base64 value".into()));
+        } else if !media("image") && !((media("video") || media("audio")) && newer()) {
+            return Err(fail(format!("Invalid uri format: {head}")));
+        } else if !head.ends_with("base64") {
+            return Err(fail("uri must be base64 encoded".into()));
+        }
+        return Ok(());
+    }
+    if base64_decoded_len(url) == 0 {
+        return Err(Error::runtime("Invalid base64 value"));
+    }
+    Ok(())
+}
+
 /// `oaicompat_content_load_media`: media parts become the media marker
-/// (the media themselves are not decoded here), where the model allows
-/// them.
+/// where the model allows them and their URLs pass `handle_media`'s checks
+/// (the media themselves are not decoded here).
 fn load_media(content: &mut Json, opt: &ServerChatParams) -> Result<(), Error> {
     let Json::Array(parts) = content else {
         return Ok(());
@@ -138,6 +196,19 @@ fn load_media(content: &mut Json, opt: &ServerChatParams) -> Result<(), Error> {
                 "{what} input is not supported - hint: if this is unexpected, you may need to provide the mmproj"
             )));
         }
+        let inner = match p.get(ty.as_str()) {
+            Some(Json::Null) | None => Json::Object(Map::new()),
+            Some(v) => v.clone(),
+        };
+        let url = if ty == "image_url" {
+            value_str(&inner, "url", "")
+        } else {
+            match inner.get("data") {
+                Some(Json::String(s)) => s.clone(),
+                _ => value_str(&inner, "url", ""),
+            }
+        };
+        handle_media(&url, ty == "image_url", opt)?;
         if let Json::Object(o) = p {
             o.insert("type".into(), Json::String("media_marker".into()));
             o.insert("text".into(), Json::String(opt.media_marker.clone()));

@@ -1,10 +1,13 @@
 //! llama-server's `POST /apply-template`, recorded from llama.cpp's own
-//! code (tools/apply-template-goldens: a harness on libllama-common that
-//! runs `oaicompat_chat_params_parse` with llama-server's defaults) for
-//! every template of llama.cpp's models/templates and a set of
-//! conversations each: the prompt, or the status and error body, must be
-//! equal byte for byte. `ONLY=<template>` narrows the run, `SHOW=1` prints
-//! every difference in full.
+//! code (tools/apply-template-goldens: a harness on libllama-server-impl
+//! that runs `oaicompat_chat_params_parse` with llama-server's defaults as
+//! that build parses them) for every template of llama.cpp's
+//! models/templates and a set of conversations each, at each build
+//! (`apply-template.jsonl` b11312, `apply-template-b10488.jsonl` b10488):
+//! the prompt, or the status and error body, must be equal byte for byte.
+//! A case with `"server"` was recorded with media allowed (a projector
+//! loaded). `ONLY=<template>` narrows the run, `SHOW=1` prints every
+//! difference in full.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -19,12 +22,21 @@ fn golden_dir() -> PathBuf {
 
 #[test]
 fn apply_template_goldens() {
+    check("apply-template.jsonl", changes::Build::B11312);
+}
+
+#[test]
+fn apply_template_goldens_b10488() {
+    check("apply-template-b10488.jsonl", changes::Build::B10488);
+}
+
+fn check(file: &str, build: changes::Build) {
     let dir = golden_dir();
-    let text = std::fs::read_to_string(dir.join("apply-template.jsonl")).unwrap();
+    let text = std::fs::read_to_string(dir.join(file)).unwrap();
     let only = std::env::var("ONLY").ok();
     let show = std::env::var("SHOW").is_ok();
-    let mut servers: BTreeMap<(String, String, String), Result<ServerChatParams, String>> =
-        BTreeMap::new();
+    type Key = (String, String, String, String);
+    let mut servers: BTreeMap<Key, Result<ServerChatParams, String>> = BTreeMap::new();
     let mut total = 0;
     let mut bad = Vec::new();
     let mut errors = 0;
@@ -40,13 +52,21 @@ fn apply_template_goldens() {
         let eos = case["eos_token"].as_str().unwrap_or("").to_string();
         // the recording's fixed clock (tools/apply-template-goldens/fixed_clock.c)
         let now = case["now"].as_i64().unwrap_or(1_768_472_430);
-        let key = (name.clone(), bos.clone(), eos.clone());
+        let media = &case["server"];
+        let key = (name.clone(), bos.clone(), eos.clone(), media.to_string());
         let srv = servers.entry(key).or_insert_with(|| {
             let src =
                 std::fs::read_to_string(testkit::llama_cpp(&format!("models/templates/{name}")))
                     .unwrap();
-            ChatTemplates::init(&src, &bos, &eos, false, false)
+            ChatTemplates::init_with_build(&src, &bos, &eos, false, false, build)
                 .and_then(|t| ServerChatParams::new(t, now))
+                .map(|mut s| {
+                    let allow = |k: &str| media[k].as_bool().unwrap_or(false);
+                    s.allow_image = allow("allow_image");
+                    s.allow_audio = allow("allow_audio");
+                    s.allow_video = allow("allow_video");
+                    s
+                })
                 .map_err(|e| e.message)
         });
         if let (Ok(s), Some(want)) = (&*srv, case["enable_thinking_default"].as_bool()) {
@@ -87,7 +107,7 @@ fn apply_template_goldens() {
         }
     }
     eprintln!(
-        "apply-template: {} of {total} cases equal ({errors} of them errors)",
+        "{file} ({build}): {} of {total} cases equal ({errors} of them errors)",
         total - bad.len()
     );
     assert!(bad.is_empty(), "{} differ:\n{}", bad.len(), bad.join("\n"));

@@ -3,7 +3,8 @@
 //! from the llama-cpp-python 0.3.36 sdist, which `scripts/fetch-upstream.sh`
 //! downloads into the upstream cache): each input, tokenized with
 //! `add_special = false` and `parse_special = false` as the test does,
-//! must give the recorded ids. Llama 3's and Qwen 2's tests run on the
+//! must give the recorded ids, at each supported build (its loader and the
+//! test data of its own tree). Llama 3's and Qwen 2's tests run on the
 //! corpus files of the same vocabularies.
 
 mod common;
@@ -40,28 +41,36 @@ fn read_tests(inp: &str, out: &str) -> Vec<(String, Vec<u32>)> {
     inputs.into_iter().zip(outputs).collect()
 }
 
+/// llama.cpp's test of vocabulary `name` on `gguf`, at each supported
+/// build (its loader, and the `.inp`/`.out` of that build's own tree).
 fn run(name: &str, gguf: PathBuf) {
-    let file =
-        |ext: &str| common::corpus_file(&format!("llama-vocab/ggml-vocab-{name}.gguf.{ext}"));
-    let inp = std::fs::read_to_string(file("inp")).unwrap();
-    let out = std::fs::read_to_string(file("out")).unwrap();
-    let vocab = common::load_path(&gguf);
-    let tests = read_tests(&inp, &out);
-    let mut bad = Vec::new();
-    for (text, want) in &tests {
-        let got = vocab.tokenize_bytes(text.as_bytes(), false, false).unwrap();
-        if &got != want {
-            bad.push(format!("{text:?}: got {got:?}, want {want:?}"));
+    for &build in changes::Build::SUPPORTED {
+        let file = |ext: &str| {
+            testkit::llama_cpp_at(
+                &build.to_string(),
+                &format!("models/ggml-vocab-{name}.gguf.{ext}"),
+            )
+        };
+        let inp = std::fs::read_to_string(file("inp")).unwrap();
+        let out = std::fs::read_to_string(file("out")).unwrap();
+        let vocab = common::load_path_at(&gguf, build);
+        let tests = read_tests(&inp, &out);
+        let mut bad = Vec::new();
+        for (text, want) in &tests {
+            let got = vocab.tokenize_bytes(text.as_bytes(), false, false).unwrap();
+            if &got != want {
+                bad.push(format!("{text:?}: got {got:?}, want {want:?}"));
+            }
         }
+        assert!(
+            bad.is_empty(),
+            "{name} ({build}): {} of {} differ:\n{}",
+            bad.len(),
+            tests.len(),
+            bad.join("\n")
+        );
+        eprintln!("{name} ({build}): {} inputs equal", tests.len());
     }
-    assert!(
-        bad.is_empty(),
-        "{name}: {} of {} differ:\n{}",
-        bad.len(),
-        tests.len(),
-        bad.join("\n")
-    );
-    eprintln!("{name}: {} inputs equal", tests.len());
 }
 
 #[test]

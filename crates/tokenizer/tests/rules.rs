@@ -260,3 +260,103 @@ fn phi3_rstrip_rule() {
     let e = bpe(vec![("general.name", Kv::Str("phi3-test"))]).unwrap_err();
     assert_eq!(e.to_string(), "unordered_map::at");
 }
+
+/// The pre-tokenizers b10488 does not know (rows `new_pretokenizer_*`):
+/// loading fails there as llama.cpp's loader fails, and loads at b11312.
+#[test]
+fn pretokenizers_newer_than_b10488() {
+    for name in ["glm5", "hy_v4", "spark2_5", "ufakzeka"] {
+        let bytes = common::gguf_bytes(&[
+            ("tokenizer.ggml.model", Kv::Str("gpt2")),
+            ("tokenizer.ggml.pre", Kv::Str(name)),
+            (
+                "tokenizer.ggml.tokens",
+                Kv::Strs(vec!["a".into(), "b".into(), "ab".into()]),
+            ),
+            ("tokenizer.ggml.token_type", Kv::I32s(vec![1, 1, 1])),
+            ("tokenizer.ggml.merges", Kv::Strs(vec!["a b".into()])),
+        ]);
+        let file = gguf_meta::parse(&bytes[..]).unwrap();
+        let at = |build| {
+            Vocab::from_gguf_with(&file, tokenizer::LoadOptions::default().with_build(build))
+        };
+        let old = at(changes::Build::B10488).unwrap_err();
+        assert_eq!(
+            old.to_string(),
+            format!("unknown pre-tokenizer type: '{name}'")
+        );
+        let new = at(changes::Build::B11312).unwrap();
+        assert_eq!(
+            new.build_rules_applied()[0].id,
+            format!("new_pretokenizer_{name}")
+        );
+    }
+}
+
+/// glm4's `ignore_merges` (row `glm4_ignore_merges`): a whole word that is
+/// a token is taken as it is at b11312; b10488 merges it from its pieces
+/// (here no merge makes `xyz`, so it stays three tokens).
+#[test]
+fn glm4_ignore_merges_by_build() {
+    let tokens: Vec<String> = ["x", "y", "z", "xyz"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let bytes = common::gguf_bytes(&[
+        ("tokenizer.ggml.model", Kv::Str("gpt2")),
+        ("tokenizer.ggml.pre", Kv::Str("glm4")),
+        ("tokenizer.ggml.tokens", Kv::Strs(tokens)),
+        ("tokenizer.ggml.token_type", Kv::I32s(vec![1, 1, 1, 1])),
+        ("tokenizer.ggml.merges", Kv::Strs(Vec::new())),
+    ]);
+    let file = gguf_meta::parse(&bytes[..]).unwrap();
+    let at = |build| {
+        Vocab::from_gguf_with(&file, tokenizer::LoadOptions::default().with_build(build)).unwrap()
+    };
+    assert_eq!(
+        at(changes::Build::B11312)
+            .tokenize("xyz", false, false)
+            .unwrap(),
+        vec![3]
+    );
+    assert_eq!(
+        at(changes::Build::B10488)
+            .tokenize("xyz", false, false)
+            .unwrap(),
+        vec![0, 1, 2]
+    );
+}
+
+/// PLaMo's `</s>` (row `plamo_s_normal`): beside `<|plamo:eos|>` it is a
+/// normal token at b11312 (no longer an end of generation, and plain text
+/// to the special-token pass); at b10488 it stays a control token.
+#[test]
+fn plamo_s_is_normal_only_in_the_newer_build() {
+    let mut tokens: Vec<String> = vec!["<unk>".into(), "<|plamo:eos|>".into(), "</s>".into()];
+    let mut types = vec![2, 3, 3];
+    let mut scores = vec![0.0f32; 3];
+    for b in 0..256 {
+        tokens.push(format!("<0x{b:02X}>"));
+        types.push(6);
+        scores.push(0.0);
+    }
+    let bytes = common::gguf_bytes(&[
+        ("tokenizer.ggml.model", Kv::Str("llama")),
+        ("tokenizer.ggml.tokens", Kv::Strs(tokens)),
+        ("tokenizer.ggml.token_type", Kv::I32s(types)),
+        ("tokenizer.ggml.scores", Kv::F32s(scores)),
+        ("tokenizer.ggml.eos_token_id", Kv::U32(1)),
+        ("tokenizer.ggml.eot_token_id", Kv::U32(2)),
+    ]);
+    let file = gguf_meta::parse(&bytes[..]).unwrap();
+    let at = |build| {
+        Vocab::from_gguf_with(&file, tokenizer::LoadOptions::default().with_build(build)).unwrap()
+    };
+    let (old, new) = (at(changes::Build::B10488), at(changes::Build::B11312));
+    assert!(old.is_eog(2) && old.token_attr(2).unwrap().has(TokenAttr::CONTROL));
+    assert!(!new.is_eog(2) && new.token_attr(2).unwrap().has(TokenAttr::NORMAL));
+    assert!(old
+        .build_rules_applied()
+        .iter()
+        .any(|c| c.id == "plamo_s_normal"));
+}

@@ -59,3 +59,27 @@ fn bert_bge_matches_llama_cpp() {
     assert_eq!(vocab.vocab_type(), VocabType::Wpm);
     common::check_libllama_golden("bert-bge.jsonl.gz", &vocab);
 }
+
+/// `~` in the deepseek-v3 pre-tokenizer's `\p{S}` (row
+/// `unicode_symbol_tilde`): the corpus's DeepSeek V3 vocabulary over
+/// strings with `~` before symbols and spaces (and every string of
+/// record_libllama.py's own set), recorded from libllama at b11312
+/// (`deepseek3-tilde.jsonl`) and at b10488 (`deepseek3-tilde-b10488.jsonl`;
+/// 36 of the 1,512 lines differ: `x ~= y` is `x`, ` ~=`, ` y` at b11312 and
+/// `x`, ` `, `~`, `=`, ` y` at b10488).
+#[test]
+fn deepseek3_tilde_at_each_build() {
+    let gguf = common::corpus_file("deepseek3.gguf");
+    for (golden, build) in [
+        ("deepseek3-tilde.jsonl.gz", changes::Build::B11312),
+        ("deepseek3-tilde-b10488.jsonl.gz", changes::Build::B10488),
+    ] {
+        let vocab = common::load_path_at(&gguf, build);
+        assert_eq!(vocab.build(), build);
+        common::check_libllama_golden(golden, &vocab);
+        assert!(vocab
+            .build_rules_applied()
+            .iter()
+            .any(|c| c.id == "unicode_symbol_tilde"));
+    }
+}

@@ -58,6 +58,16 @@ pub fn load_path(path: &Path) -> Vocab {
     Vocab::from_gguf(&gguf).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// Loads a vocabulary from a GGUF path as llama.cpp's loader at `build`
+/// does.
+pub fn load_path_at(path: &Path, build: changes::Build) -> Vocab {
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let gguf = gguf_meta::parse(gguf_meta::SeekSource::new(file))
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let options = tokenizer::LoadOptions::default().with_build(build);
+    Vocab::from_gguf_with(&gguf, options).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
 /// The inflated bytes of a gzip file.
 pub fn read_gz(path: &Path) -> Vec<u8> {
     use std::io::Read;
