@@ -132,8 +132,63 @@ wasm_size() {
   done
 }
 
+# The spec files, the longest first (they run two at a time: the greedy,
+# WebGPU and threaded generation specs take most of the time), then the
+# rest in name order.
+e2e_specs() {
+  local heavy=(generate-webgpu generate-greedy generate-threads store isolation engine-worker)
+  local f
+  for f in "${heavy[@]}"; do printf 'tests/e2e/%s.spec.mjs\n' "$f"; done
+  for f in tests/e2e/*.spec.mjs; do
+    [[ " ${heavy[*]} " == *" $(basename "$f" .spec.mjs) "* ]] || printf '%s\n' "$f"
+  done
+}
+
+# The release build: Trunk's four binaries and, beside them rather than
+# after them (Trunk's hook would wait for its builds), the threaded
+# generation worker (nightly, its own target folder), whose files then
+# join dist/. Both are CPU-bound, but each has long single-threaded link
+# steps (LTO) that the other fills.
+# What the release build is made from: every file it reads (the crates'
+# sources and manifests, the app, its assets, the build configuration)
+# and the versions of the tools that make it. dist/ keeps the stamp of the
+# build that made it, and a rerun with the same stamp keeps dist/ as it is
+# (as cargo keeps what it built; Trunk itself would redo wasm-bindgen and
+# wasm-opt every time).
+build_stamp() {
+  {
+    find Cargo.toml Cargo.lock .cargo index.html Trunk.toml assets app crates scripts/build-threaded-worker.sh \
+      -type f ! -path '*/tests/*' ! -path '*/benches/*' -print0 | sort -z | xargs -0 sha256sum
+    rustc -V
+    rustup run "${PROMPTSCOPE_NIGHTLY:-nightly}" rustc -V
+    trunk --version
+    wasm-bindgen --version
+    wasm-opt --version
+  } | sha256sum | cut -d' ' -f1
+}
+
 release_build() {
-  trunk build --release && wasm_size
+  local stamp
+  stamp="$(build_stamp)"
+  if [[ -f dist/index.html && "$(cat dist/.build-stamp 2>/dev/null)" == "$stamp" ]]; then
+    echo "dist/ was built from these very sources and tools (stamp ${stamp:0:12}): kept"
+    wasm_size
+    return 0
+  fi
+  local threads status=0
+  threads="$(mktemp -d "${TMPDIR:-/tmp}/promptscope-threads-out.XXXXXX")"
+  bash scripts/build-threaded-worker.sh "$threads" >"$threads.log" 2>&1 &
+  local pid=$!
+  PROMPTSCOPE_SKIP_THREADS=1 trunk build --release || status=$?
+  wait "$pid" || status=$?
+  cat "$threads.log"
+  if [[ $status -eq 0 ]]; then
+    cp -R "$threads/." dist/
+    printf '%s\n' "$stamp" >dist/.build-stamp
+    wasm_size
+  fi
+  rm -rf "$threads" "$threads.log"
+  return "$status"
 }
 
 step setup bash scripts/setup.sh
@@ -146,6 +201,11 @@ step fetch-models bash scripts/fetch-models.sh
 # llama.cpp's templates and vocabularies (PyPI sdists), into the upstream
 # cache: other projects' files, never committed.
 step fetch-upstream bash scripts/fetch-upstream.sh
+
+# PROMPTSCOPE_TIMINGS=1: cargo's own build profile of each test build
+# (`--timings`: an HTML report per build in $CARGO_TARGET_DIR/cargo-timings).
+timings=()
+[[ "${PROMPTSCOPE_TIMINGS:-}" == 1 ]] && timings=(--timings)
 
 # The reference material beside the clone (Ollama's template tree): the
 # tests named shared_* read it. Where it is absent they are not run, and
@@ -170,7 +230,10 @@ step clippy-wasm-gpu cargo clippy --target wasm32-unknown-unknown -p promptscope
 # and with threads (the matrix products on the web pool: the threaded
 # worker's build; on stable wasm32, without atomics, the calling thread)
 step clippy-wasm-threads cargo clippy --target wasm32-unknown-unknown -p promptscope-inference --lib --features relaxed-simd,threads -- -D warnings
-step test-native cargo test --no-fail-fast --workspace --exclude promptscope-app "${shared_skip[@]}"
+# Builds the `promptscope` binary and the server's load example too (the
+# CLI's tests run the binary; cargo test builds every example): the steps
+# below use those, so nothing is built twice with other features.
+step test-native cargo test "${timings[@]}" --no-fail-fast --workspace --exclude promptscope-app "${shared_skip[@]}"
 # The app's pure logic (state, share links, curl, highlighting, messages,
 # examples, the engine call) is a library without Leptos: its tests run natively.
 step test-app-logic cargo test --no-fail-fast -p promptscope-app --lib
@@ -178,7 +241,7 @@ step test-app-logic cargo test --no-fail-fast -p promptscope-app --lib
 # against the scalar ones, bit for bit, in wasm under Node.
 step test-wasm-kernels env \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-  cargo test --no-fail-fast --target wasm32-unknown-unknown -p promptscope-inference --lib wasm_
+  cargo test "${timings[@]}" --no-fail-fast --target wasm32-unknown-unknown -p promptscope-inference --lib wasm_
 # The relaxed-SIMD build of the same kernels (generate-worker-relaxed's), in
 # headless Chromium: Node 20 implements an older draft of relaxed SIMD.
 step test-wasm-kernels-relaxed env CHROMEDRIVER=/usr/bin/chromedriver \
@@ -186,39 +249,49 @@ step test-wasm-kernels-relaxed env CHROMEDRIVER=/usr/bin/chromedriver \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test --no-fail-fast --target wasm32-unknown-unknown -p promptscope-inference --features relaxed-simd --lib wasm_
 # The WebGPU kernels and whole tiny models against the CPU path, in
-# headless Chromium on SwiftShader's WebGPU (crates/gpu/webdriver.json).
+# headless Chromium on SwiftShader's WebGPU (crates/gpu/webdriver.json); a
+# dev build, whose wasm dependencies (wgpu, candle, the inference crate at
+# opt-level 3) the component tests below build too.
 step test-gpu env CHROMEDRIVER=/usr/bin/chromedriver \
   WASM_BINDGEN_TEST_WEBDRIVER_JSON="$PWD/crates/gpu/webdriver.json" WASM_BINDGEN_TEST_TIMEOUT=300 \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-  cargo test --release --no-fail-fast --target wasm32-unknown-unknown -p promptscope-gpu --lib
+  cargo test "${timings[@]}" --no-fail-fast --target wasm32-unknown-unknown -p promptscope-gpu --lib
 # The components, mounted in headless Chromium (wasm-bindgen-test-runner
 # from wasm-bindgen-cli, Debian's chromedriver; app/webdriver.json sets the
 # browser's flags).
 step test-components env CHROMEDRIVER=/usr/bin/chromedriver \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   WASM_BINDGEN_TEST_TIMEOUT=120 \
-  cargo test --no-fail-fast --target wasm32-unknown-unknown -p promptscope-app --bin promptscope-app
+  cargo test "${timings[@]}" --no-fail-fast --target wasm32-unknown-unknown -p promptscope-app --bin promptscope-app
 step trunk-build release_build
 trunk_ok=${step_results[-1]}
-# The specs compare the app with the `promptscope` binary.
-step build-cli cargo build -p promptscope-cli
-cli_ok=${step_results[-1]}
+# The specs compare the app with the `promptscope` binary, which test-native
+# built (current: that step compiled everything).
+cli="$CARGO_TARGET_DIR/debug/promptscope"
+current() { [[ -x "$1" ]] && ! grep -q "could not compile" "$logs/test-native.log"; }
+cli_ok=FAIL
+current "$cli" && cli_ok=PASS
 # The /v1 routes' answers read by the official openai and anthropic clients.
 if [[ "$cli_ok" == PASS ]]; then
   step clients-python bash -c 'py="$(bash scripts/python-clients.sh)" && "$py" tests/clients/shapes.py "$CARGO_TARGET_DIR/debug/promptscope" "${PROMPTSCOPE_CACHE:-$HOME/.cache/promptscope/models}/SmolLM2-135M-Instruct.Q4_1.gguf"'
   # promptscope serve driven by the official ollama, openai and anthropic clients
   step clients-serve bash -c 'py="$(bash scripts/python-clients.sh)" && "$py" tests/clients/serve.py "$CARGO_TARGET_DIR/debug/promptscope" "${PROMPTSCOPE_CACHE:-$HOME/.cache/promptscope/models}/SmolLM2-135M-Instruct.Q4_1.gguf"'
   # 64 concurrent dry-run clients for 30 s: every answer whole and its own
-  step load-serve cargo run -p promptscope-server --example load -- 64 30
+  if current "$CARGO_TARGET_DIR/debug/examples/load"; then
+    step load-serve "$CARGO_TARGET_DIR/debug/examples/load" 64 30
+  else
+    skip load-serve "test-native built no load example"
+  fi
 else
-  skip clients-python "no promptscope binary"
-  skip clients-serve "no promptscope binary"
+  skip clients-python "test-native built no promptscope binary"
+  skip clients-serve "test-native built no promptscope binary"
+  skip load-serve "test-native built no promptscope binary"
 fi
 if [[ "$trunk_ok" == PASS ]] && [[ "$cli_ok" == PASS ]]; then
-  # About 17-18 minutes on two cores, a third of it the WebGPU spec on
-  # SwiftShader; the limit only catches a hang.
-  step e2e env PROMPTSCOPE_DIST="$PWD/dist" PROMPTSCOPE_CLI="$CARGO_TARGET_DIR/debug/promptscope" timeout 1800 \
-    node --test --test-reporter=spec tests/e2e/*.spec.mjs
+  # Two spec files at a time, the longest first (each file has its own
+  # server and browsers); the limit only catches a hang.
+  step e2e env PROMPTSCOPE_DIST="$PWD/dist" PROMPTSCOPE_CLI="$cli" timeout 1800 \
+    node --test --test-reporter=spec --test-concurrency=2 $(e2e_specs)
 else
   skip e2e "no release build or no promptscope binary"
 fi
