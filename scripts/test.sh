@@ -132,16 +132,28 @@ wasm_size() {
   done
 }
 
-# The spec files, the longest first (they run two at a time: the greedy,
-# WebGPU and threaded generation specs take most of the time), then the
-# rest in name order.
+# The spec files in two groups. Alone, one at a time: the ones that use
+# both cores (generation in the browser: greedy, threaded, WebGPU on
+# SwiftShader; run two at a time each took twice as long) and the ones that
+# time the page (the engine worker's restart after 1 s, render times).
+# The rest, mostly waiting on the page, two at a time.
+E2E_ALONE=(generate-webgpu generate-greedy generate-threads engine-worker perf)
 e2e_specs() {
-  local heavy=(generate-webgpu generate-greedy generate-threads store isolation engine-worker)
   local f
-  for f in "${heavy[@]}"; do printf 'tests/e2e/%s.spec.mjs\n' "$f"; done
+  if [[ "$1" == alone ]]; then
+    for f in "${E2E_ALONE[@]}"; do printf 'tests/e2e/%s.spec.mjs\n' "$f"; done
+    return
+  fi
   for f in tests/e2e/*.spec.mjs; do
-    [[ " ${heavy[*]} " == *" $(basename "$f" .spec.mjs) "* ]] || printf '%s\n' "$f"
+    [[ " ${E2E_ALONE[*]} " == *" $(basename "$f" .spec.mjs) "* ]] || printf '%s\n' "$f"
   done
+}
+
+e2e() {
+  local status=0
+  node --test --test-reporter=spec $(e2e_specs alone) || status=$?
+  node --test --test-reporter=spec --test-concurrency=2 $(e2e_specs shared) || status=$?
+  return "$status"
 }
 
 # The release build: Trunk's four binaries and, beside them rather than
@@ -288,10 +300,10 @@ else
   skip load-serve "test-native built no promptscope binary"
 fi
 if [[ "$trunk_ok" == PASS ]] && [[ "$cli_ok" == PASS ]]; then
-  # Two spec files at a time, the longest first (each file has its own
-  # server and browsers); the limit only catches a hang.
-  step e2e env PROMPTSCOPE_DIST="$PWD/dist" PROMPTSCOPE_CLI="$cli" timeout 1800 \
-    node --test --test-reporter=spec --test-concurrency=2 $(e2e_specs)
+  # (each spec file has its own server and browsers); the limit only
+  # catches a hang
+  export PROMPTSCOPE_DIST="$PWD/dist" PROMPTSCOPE_CLI="$cli"
+  step e2e timeout 1800 bash -c "$(declare -p E2E_ALONE); $(declare -f e2e_specs e2e); e2e"
 else
   skip e2e "no release build or no promptscope binary"
 fi
