@@ -124,12 +124,21 @@ summary() {
   fi
   printf 'total: %d passed, %d failed, %d skipped\n' "$total_pass" "$total_fail" "$total_skip"
 }
+# The wasm files' sizes; fails when the main app's, gzipped, is over its
+# budget of 1.0 MB (the workers load only when needed).
+WASM_BUDGET=1000000
 wasm_size() {
-  local wasm
+  local wasm gz status=0
   for wasm in dist/*.wasm; do
     [[ -f "$wasm" ]] || continue
-    printf 'wasm: %s: %s bytes, %s bytes gzipped\n' "$wasm" "$(wc -c <"$wasm")" "$(gzip -9 -c "$wasm" | wc -c)"
+    gz="$(gzip -9 -c "$wasm" | wc -c)"
+    printf 'wasm: %s: %s bytes, %s bytes gzipped\n' "$wasm" "$(wc -c <"$wasm")" "$gz"
+    if [[ "$(basename "$wasm")" == promptscope-app-*_bg.wasm && $gz -gt $WASM_BUDGET ]]; then
+      printf 'wasm: the main app is %s bytes gzipped, over its budget of %s\n' "$gz" "$WASM_BUDGET"
+      status=1
+    fi
   done
+  return "$status"
 }
 
 # The spec files in two groups. Alone, one at a time: the ones that use
@@ -185,7 +194,7 @@ release_build() {
   if [[ -f dist/index.html && "$(cat dist/.build-stamp 2>/dev/null)" == "$stamp" ]]; then
     echo "dist/ was built from these very sources and tools (stamp ${stamp:0:12}): kept"
     wasm_size
-    return 0
+    return
   fi
   local threads status=0
   threads="$(mktemp -d "${TMPDIR:-/tmp}/promptscope-threads-out.XXXXXX")"
@@ -197,7 +206,7 @@ release_build() {
   if [[ $status -eq 0 ]]; then
     cp -R "$threads/." dist/
     printf '%s\n' "$stamp" >dist/.build-stamp
-    wasm_size
+    wasm_size || status=$?
   fi
   rm -rf "$threads" "$threads.log"
   return "$status"

@@ -8,13 +8,14 @@ use ollama::answer::{self, Answer, Explain, Out};
 use ollama::date::Date;
 use ollama::gojson::J;
 use ollama::server::Endpoint;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::engine::Outcome;
 use crate::errpos::{self, Pos};
 
 /// How the output is given.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Mode {
     /// The model's text as one piece (a parse case's `"output"`).
     #[default]
@@ -35,7 +36,7 @@ impl Mode {
 }
 
 /// What the user gave the Answer pane.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Input {
     /// One piece or pieces.
     pub mode: Mode,
@@ -44,7 +45,7 @@ pub struct Input {
 }
 
 /// The pieces text could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BadPieces {
     /// What is wrong.
     pub message: String,
@@ -219,7 +220,7 @@ pub fn error_json(message: &str) -> String {
 }
 
 /// One tool call as the pane lists it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Call {
     /// `id` (`call_…`; Ollama draws it at random).
     pub id: String,
@@ -406,10 +407,51 @@ pub fn route_answer(route: &str, body: &Value, p: &Parsed, now: i64) -> Option<S
     crate::generate::route_answer(route, body, &lines, now, seed)
 }
 
+/// What the answer needs of a render (an [`Outcome`]): whether the
+/// request reads, whether Ollama rejects it, and the handler's setup.
+/// Small, so that it travels to the worker that parses.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Gate {
+    /// The request cannot be read (the input error).
+    NoRequest(String),
+    /// Ollama fails the request before the model runs.
+    Rejected(u16, String),
+    /// Ollama only loads the model (no prompt).
+    NoPrompt,
+    /// No handler setup (why).
+    NoSetup(String),
+    /// The handler's setup (`Outcome::answer_setup`).
+    Setup(Value),
+}
+
+impl Gate {
+    /// The gate of a render.
+    pub fn of(outcome: &Outcome) -> Gate {
+        if let Some(e) = &outcome.input_error {
+            return Gate::NoRequest(e.message.clone());
+        }
+        if let Some(e) = &outcome.error {
+            return Gate::Rejected(e.status, e.message.clone());
+        }
+        if outcome.no_prompt() {
+            return Gate::NoPrompt;
+        }
+        match &outcome.answer_setup {
+            Some(spec) => Gate::Setup(spec.clone()),
+            None => Gate::NoSetup(outcome.answer_error.clone().unwrap_or_default()),
+        }
+    }
+}
+
 /// What the pane shows for `input` after the render `outcome`; `endpoint`
 /// is the request's native endpoint, `today` the browser's date
 /// (`YYYY-MM-DD`, for the template's parse).
 pub fn view(outcome: &Outcome, endpoint: Endpoint, input: &Input, today: &str) -> View {
+    view_of(&Gate::of(outcome), endpoint, input, today)
+}
+
+/// [`view`] from a render's [`Gate`].
+pub fn view_of(gate: &Gate, endpoint: Endpoint, input: &Input, today: &str) -> View {
     if input.is_empty() {
         return View::Empty;
     }
@@ -417,24 +459,21 @@ pub fn view(outcome: &Outcome, endpoint: Endpoint, input: &Input, today: &str) -
         Ok(p) => p,
         Err(e) => return View::BadInput(e),
     };
-    if let Some(e) = &outcome.input_error {
-        return View::NoRequest(e.message.clone());
-    }
-    if let Some(e) = &outcome.error {
-        return View::Rejected(e.status, e.message.clone());
-    }
-    let output = pieces.concat();
-    if outcome.no_prompt() {
-        return View::Parsed(Box::new(shape(
-            endpoint,
-            Answer::loaded_only(endpoint),
-            &output,
-            pieces.len(),
-        )));
-    }
-    let Some(spec) = &outcome.answer_setup else {
-        return View::NoSetup(outcome.answer_error.clone().unwrap_or_default());
+    let spec = match gate {
+        Gate::NoRequest(m) => return View::NoRequest(m.clone()),
+        Gate::Rejected(status, m) => return View::Rejected(*status, m.clone()),
+        Gate::NoSetup(m) => return View::NoSetup(m.clone()),
+        Gate::NoPrompt => {
+            return View::Parsed(Box::new(shape(
+                endpoint,
+                Answer::loaded_only(endpoint),
+                &pieces.concat(),
+                pieces.len(),
+            )))
+        }
+        Gate::Setup(spec) => spec,
     };
+    let output = pieces.concat();
     let today = Date::parse(today).unwrap_or_else(Date::today_utc);
     let setup = match answer::Setup::from_spec(spec, today) {
         Ok(s) => s,
@@ -445,6 +484,214 @@ pub fn view(outcome: &Outcome, endpoint: Endpoint, input: &Input, today: &str) -
         return View::Native(h.explain().clone());
     }
     View::Parsed(Box::new(parse(&setup, &pieces, &output)))
+}
+
+/// The Answer pane's work, done off the page (in a worker: the parsers and
+/// the routes' writers are most of their weight): the output, the render's
+/// gate, and through a compatibility route its name and the client's body.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Job {
+    /// The page's number for the job (newer is larger).
+    pub seq: u64,
+    /// The render (`Store::renders`) the gate comes from.
+    pub render: u64,
+    /// `/api/chat` (else `/api/generate`).
+    pub chat: bool,
+    /// The output.
+    pub input: Input,
+    /// The browser's date (`YYYY-MM-DD`).
+    pub today: String,
+    /// What the render allows.
+    pub gate: Gate,
+    /// A compatibility route's name and the body the client sent.
+    pub route: Option<(String, Value)>,
+    /// Unix seconds, for the route's answer.
+    pub now: i64,
+}
+
+/// The message part the pane shows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Text {
+    /// `content` / `response`.
+    pub content: String,
+    /// `thinking`.
+    pub thinking: String,
+}
+
+/// An answer as the pane shows it (a [`Parsed`] less what only the CLI
+/// and the embedding API read, plus the route's answer).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    /// `/api/chat` (else `/api/generate`).
+    pub chat: bool,
+    /// The message, or the parser's error.
+    pub result: Result<Text, String>,
+    /// [`Parsed::message_json`].
+    pub message_json: String,
+    /// [`Parsed::calls`].
+    pub calls: Vec<Call>,
+    /// [`Parsed::stream`].
+    pub stream: Vec<String>,
+    /// [`Parsed::explain`].
+    pub explain: Explain,
+    /// [`Parsed::diagnosis`].
+    pub diagnosis: Vec<String>,
+    /// [`Parsed::repeat_abort`].
+    pub repeat_abort: Option<usize>,
+    /// [`Parsed::pieces`].
+    pub pieces: usize,
+    /// Through a compatibility route: what it writes back (`None`: it
+    /// refuses the body, or there is no route).
+    pub route_text: Option<String>,
+}
+
+/// What the pane shows: a [`View`] as it travels back from the worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Shown {
+    /// [`View::Empty`].
+    Empty,
+    /// [`View::BadInput`].
+    BadInput(BadPieces),
+    /// [`View::NoRequest`].
+    NoRequest(String),
+    /// [`View::Rejected`].
+    Rejected(u16, String),
+    /// [`View::Native`].
+    Native(Explain),
+    /// [`View::NoSetup`].
+    NoSetup(String),
+    /// [`View::Parsed`].
+    Message(Box<Message>),
+    /// The worker that parses could not run (why).
+    Unavailable(String),
+}
+
+impl Shown {
+    /// The pane's `data-state`.
+    pub fn state(&self) -> &'static str {
+        match self {
+            Shown::Empty => "empty",
+            Shown::BadInput(_) => "bad-input",
+            Shown::NoRequest(_) => "no-request",
+            Shown::Rejected(..) => "rejected",
+            Shown::Native(_) => "native",
+            Shown::NoSetup(_) => "no-setup",
+            Shown::Message(m) if m.result.is_ok() => "message",
+            Shown::Message(_) => "error",
+            Shown::Unavailable(_) => "unavailable",
+        }
+    }
+}
+
+/// The worker's answer to a [`Job`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Reply {
+    /// The job's number.
+    pub seq: u64,
+    /// The job's render.
+    pub render: u64,
+    /// The job's output.
+    pub input: Input,
+    /// What the pane shows.
+    pub shown: Shown,
+    /// What the embedding API answers ([`embed_json`]).
+    pub embed: Option<Value>,
+}
+
+impl Reply {
+    /// The answer when the worker cannot run.
+    pub fn unavailable(seq: u64, render: u64, input: Input, why: String) -> Reply {
+        Reply {
+            seq,
+            render,
+            input,
+            embed: Some(json!({ "invalid": why })),
+            shown: Shown::Unavailable(why),
+        }
+    }
+}
+
+/// Does a [`Job`].
+pub fn run_job(job: &Job) -> Reply {
+    let endpoint = if job.chat {
+        Endpoint::Chat
+    } else {
+        Endpoint::Generate
+    };
+    let v = view_of(&job.gate, endpoint, &job.input, &job.today);
+    let embed = embed_json(&v);
+    let shown = match v {
+        View::Empty => Shown::Empty,
+        View::BadInput(b) => Shown::BadInput(b),
+        View::NoRequest(m) => Shown::NoRequest(m),
+        View::Rejected(status, m) => Shown::Rejected(status, m),
+        View::Native(e) => Shown::Native(e),
+        View::NoSetup(m) => Shown::NoSetup(m),
+        View::Parsed(p) => {
+            let route_text = job
+                .route
+                .as_ref()
+                .and_then(|(name, body)| route_answer(name, body, &p, job.now));
+            let p = *p;
+            Shown::Message(Box::new(Message {
+                chat: job.chat,
+                result: p.result.map(|o| Text {
+                    content: o.content,
+                    thinking: o.thinking,
+                }),
+                message_json: p.message_json,
+                calls: p.calls,
+                stream: p.stream,
+                explain: p.explain,
+                diagnosis: p.diagnosis,
+                repeat_abort: p.repeat_abort,
+                pieces: p.pieces,
+                route_text,
+            }))
+        }
+    };
+    Reply {
+        seq: job.seq,
+        render: job.render,
+        input: job.input.clone(),
+        shown,
+        embed,
+    }
+}
+
+/// The Generate pane's work off the page: what a compatibility route
+/// writes back for the native lines the generation gave.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RouteJob {
+    /// The page's number for the job.
+    pub seq: u64,
+    /// The route's name.
+    pub route: String,
+    /// The body the client sent.
+    pub body: Value,
+    /// The native NDJSON lines.
+    pub lines: Vec<String>,
+    /// Unix seconds.
+    pub now: i64,
+    /// Where the route's ids are drawn from.
+    pub seed: u64,
+}
+
+/// The answer to a [`RouteJob`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RouteReply {
+    /// The job's number.
+    pub seq: u64,
+    /// What the route writes back (`None`: it refuses the body).
+    pub text: Option<String>,
+}
+
+/// Does a [`RouteJob`].
+pub fn run_route_job(job: &RouteJob) -> RouteReply {
+    RouteReply {
+        seq: job.seq,
+        text: crate::generate::route_answer(&job.route, &job.body, &job.lines, job.now, job.seed),
+    }
 }
 
 /// The answer for an embedding page (`promptscope:rendered`'s `answer`):
@@ -749,6 +996,94 @@ mod tests {
         let sse = route_answer("openai-chat", &body, &p, 1_750_000_000).unwrap();
         assert!(sse.starts_with("data: "), "{sse}");
         assert!(sse.trim_end().ends_with("data: [DONE]"), "{sse}");
+    }
+
+    #[test]
+    fn a_job_travels_as_json_and_answers_as_the_view_does() {
+        let body = json!({"model": "m", "messages": [{"role": "user", "content": "hi"}]});
+        let s = State {
+            endpoint: StateEndpoint::OpenAiChat,
+            ..state(THINK_TEMPLATE, "", body.clone())
+        };
+        let outcome = crate::engine::run(&s, TODAY);
+        let input = output("<think>Hm.</think>Hi");
+        let job = Job {
+            seq: 7,
+            render: 3,
+            chat: true,
+            input: input.clone(),
+            today: TODAY.into(),
+            gate: Gate::of(&outcome),
+            route: Some(("openai-chat".into(), body.clone())),
+            now: 1_750_000_000,
+        };
+        // as the page posts it and the worker reads it
+        let job: Job = serde_json::from_str(&serde_json::to_string(&job).unwrap()).unwrap();
+        let reply: Reply =
+            serde_json::from_str(&serde_json::to_string(&run_job(&job)).unwrap()).unwrap();
+        assert_eq!((reply.seq, reply.render, &reply.input), (7, 3, &input));
+        let view = view(&outcome, Endpoint::Chat, &input, TODAY);
+        assert_eq!(reply.embed, embed_json(&view));
+        let View::Parsed(p) = view else {
+            panic!("{view:?}")
+        };
+        assert_eq!(reply.shown.state(), "message");
+        let Shown::Message(m) = reply.shown else {
+            unreachable!()
+        };
+        assert_eq!(
+            m.result,
+            Ok(Text {
+                content: "Hi".into(),
+                thinking: "Hm.".into()
+            })
+        );
+        assert_eq!(
+            (&m.message_json, &m.stream, &m.explain, m.pieces),
+            (&p.message_json, &p.stream, &p.explain, p.pieces)
+        );
+        assert_eq!(
+            m.route_text,
+            route_answer("openai-chat", &body, &p, 1_750_000_000)
+        );
+        assert!(m.route_text.unwrap().contains("chat.completion"));
+
+        // each gate as the view gives it
+        let mut broken = s.clone();
+        broken.request = "{".into();
+        let out = crate::engine::run(&broken, TODAY);
+        let job = Job {
+            gate: Gate::of(&out),
+            route: None,
+            ..job
+        };
+        assert_eq!(run_job(&job).shown.state(), "no-request");
+        let empty = Job {
+            input: Input::default(),
+            ..job.clone()
+        };
+        assert_eq!(run_job(&empty).shown, Shown::Empty);
+        assert_eq!(run_job(&empty).embed, None);
+        let gone = Reply::unavailable(1, 2, input, "no worker".into());
+        assert_eq!(gone.shown.state(), "unavailable");
+        assert_eq!(gone.embed, Some(json!({"invalid": "no worker"})));
+
+        // the Generate pane's route job
+        let lines = native_lines(&p, "m", "2025-06-15T00:00:00Z");
+        let r = run_route_job(&RouteJob {
+            seq: 2,
+            route: "openai-chat".into(),
+            body: body.clone(),
+            lines: lines.clone(),
+            now: 1_750_000_000,
+            seed: 5,
+        });
+        assert_eq!(r.seq, 2);
+        assert_eq!(
+            r.text,
+            crate::generate::route_answer("openai-chat", &body, &lines, 1_750_000_000, 5)
+        );
+        assert!(r.text.is_some());
     }
 
     #[test]

@@ -4,6 +4,11 @@
 //! several wait, only the latest runs. The page cancels a render that takes
 //! too long by terminating this worker and starting another.
 //! The protocol is in `promptscope_app::jobs`.
+//!
+//! A second instance, with no GGUF, does the Answer pane's work
+//! (`answer`: `promptscope_app::answer::Job`) and the Generate pane's
+//! route answers (`route`: `answer::RouteJob`): Ollama's output parsers and
+//! the compatibility routes' writers live here, not in the page's wasm.
 
 #[cfg(target_arch = "wasm32")]
 mod common;
@@ -14,6 +19,7 @@ mod worker {
     use std::collections::BTreeMap;
     use std::rc::Rc;
 
+    use promptscope_app::answer;
     use promptscope_app::gguf::Gguf;
     use promptscope_app::jobs;
     use wasm_bindgen::prelude::*;
@@ -26,6 +32,8 @@ mod worker {
         gguf: Option<Gguf>,
         /// The latest request of each slot not yet run.
         waiting: BTreeMap<String, String>,
+        /// The latest answer and route jobs not yet run.
+        jobs: BTreeMap<&'static str, String>,
         scheduled: bool,
     }
 
@@ -48,11 +56,26 @@ mod worker {
 
     /// Runs the waiting requests (one per slot: the latest).
     fn run_waiting(state: &Rc<RefCell<State>>) {
-        let waiting = {
+        let (waiting, jobs) = {
             let mut st = state.borrow_mut();
             st.scheduled = false;
-            std::mem::take(&mut st.waiting)
+            (
+                std::mem::take(&mut st.waiting),
+                std::mem::take(&mut st.jobs),
+            )
         };
+        for (kind, json) in jobs {
+            let reply = match kind {
+                "answer" => serde_json::from_str(&json)
+                    .map(|j| serde_json::to_string(&answer::run_job(&j)).unwrap_or_default()),
+                _ => serde_json::from_str(&json)
+                    .map(|j| serde_json::to_string(&answer::run_route_job(&j)).unwrap_or_default()),
+            };
+            match reply {
+                Ok(reply) => post(&[("type", kind.into()), ("json", reply.into())]),
+                Err(e) => common::error(&format!("{kind}: {e}")),
+            }
+        }
         for (slot, request) in waiting {
             let st = state.borrow();
             let reply = match &st.gguf {
@@ -71,8 +94,18 @@ mod worker {
     /// Queues a request; the run happens after the messages already
     /// queued are read, so that a newer request of the slot replaces it.
     fn queue(state: &Rc<RefCell<State>>, slot: String, request: String) {
+        state.borrow_mut().waiting.insert(slot, request);
+        schedule(state);
+    }
+
+    /// Queues an answer or route job (the latest of its kind runs).
+    fn queue_job(state: &Rc<RefCell<State>>, kind: &'static str, json: String) {
+        state.borrow_mut().jobs.insert(kind, json);
+        schedule(state);
+    }
+
+    fn schedule(state: &Rc<RefCell<State>>) {
         let mut st = state.borrow_mut();
-        st.waiting.insert(slot, request);
         if st.scheduled {
             return;
         }
@@ -94,6 +127,11 @@ mod worker {
                 "run" => queue(
                     &state,
                     common::field(&data, "slot").unwrap_or_default(),
+                    common::field(&data, "json").unwrap_or_default(),
+                ),
+                kind @ ("answer" | "route") => queue_job(
+                    &state,
+                    if kind == "answer" { "answer" } else { "route" },
                     common::field(&data, "json").unwrap_or_default(),
                 ),
                 other => common::error(&format!("unknown message {other:?}")),

@@ -1,14 +1,14 @@
 //! The Answer pane: what Ollama answers for what the model wrote. The raw
 //! output (one piece, or the pieces the runner streamed; or the Generate
 //! pane's, taken as they came) goes through the handler's parsers with the
-//! latest render's setup, on this thread: the message (content, thinking,
-//! tool calls) or the parser's error, every streamed response, through a
-//! compatibility route what the route writes back, which parser ran and
-//! why, and why a tool call stayed content.
+//! latest render's setup, in the answer worker (`answer_client`): the
+//! message (content, thinking, tool calls) or the parser's error, every
+//! streamed response, through a compatibility route what the route writes
+//! back, which parser ran and why, and why a tool call stayed content.
 
 use leptos::prelude::*;
 
-use promptscope_app::answer::{self, Call, Mode, Parsed, View};
+use promptscope_app::answer::{self, Call, Message, Mode, Shown};
 
 use crate::ui::browser;
 use crate::ui::code_editor::CodeEditor;
@@ -77,14 +77,13 @@ fn explain_view(store: Store, e: ollama::answer::Explain) -> impl IntoView {
     }
 }
 
-/// A compatibility route's (name, path) and the body the client sent.
-type RouteBody = Option<(String, String, serde_json::Value)>;
-
-fn parsed_view(store: Store, p: Parsed, route: RouteBody) -> impl IntoView {
-    let chat = p.endpoint == ollama::server::Endpoint::Chat;
-    let route = route.map(|(name, path, body)| {
-        let now = (js_sys::Date::now() / 1000.0) as i64;
-        let text = answer::route_answer(&name, &body, &p, now)
+fn parsed_view(store: Store, p: Message, route: Option<String>) -> impl IntoView {
+    let chat = p.chat;
+    // through a compatibility route (its path): what it writes back
+    let route = route.map(|path| {
+        let text = p
+            .route_text
+            .clone()
             .unwrap_or_else(|| store.t("explain.route_refused").to_string());
         view! {
             <details class="route-answer" open=true>
@@ -172,29 +171,28 @@ fn parsed_view(store: Store, p: Parsed, route: RouteBody) -> impl IntoView {
 #[component]
 pub fn AnswerPane() -> impl IntoView {
     let store = expect_context::<Store>();
-    let input = store.slice(|s| s.answer.clone());
     let mode = store.slice(|s| s.answer.mode);
     let text = store.slice(|s| s.answer.text.clone());
-    let endpoint = store.slice(|s| s.endpoint.server());
+    // the answer worker's latest answer (until the first, nothing)
     let shown = Memo::new(move |_| {
-        let today = browser::today();
-        let e = endpoint.get();
-        input.with(|i| store.outcome.with(|o| answer::view(o, e, i, &today)))
+        store
+            .answers
+            .reply
+            .with(|r| r.as_ref().map_or(Shown::Empty, |r| r.shown.clone()))
     });
     let bad_input = Memo::new(move |_| {
         shown.with(|v| match v {
-            View::BadInput(b) => Some((b.message.clone(), b.pos)),
+            Shown::BadInput(b) => Some((b.message.clone(), b.pos)),
             _ => None,
         })
     });
     let pieces = Memo::new(move |_| store.generated_pieces.with(Vec::len));
-    // through a compatibility route: the route and the body as the client sent it
+    // through a compatibility route (with a body that reads): its path
     let route = Memo::new(move |_| {
-        let r = store
+        let path = store
             .outcome
-            .with(|o| o.route.as_ref().map(|r| (r.route.clone(), r.path.clone())))?;
-        let body = store.body.with(|b| b.as_ref().ok().cloned())?;
-        Some((r.0, r.1, body))
+            .with(|o| o.route.as_ref().map(|r| r.path.clone()))?;
+        store.body.with(|b| b.is_ok()).then_some(path)
     });
 
     let set_mode = move |m: Mode| store.update(|s| s.answer.switch(m));
@@ -255,23 +253,15 @@ pub fn AnswerPane() -> impl IntoView {
                     />
                 }
             }}
-            <div class="answer-result" data-testid="answer-result" data-state=move || shown.with(|v| match v {
-                View::Empty => "empty",
-                View::BadInput(_) => "bad-input",
-                View::NoRequest(_) => "no-request",
-                View::Rejected(..) => "rejected",
-                View::Native(_) => "native",
-                View::NoSetup(_) => "no-setup",
-                View::Parsed(p) => if p.result.is_ok() { "message" } else { "error" },
-            })>
+            <div class="answer-result" data-testid="answer-result" data-state=move || shown.with(Shown::state)>
                 {move || match shown.get() {
-                    View::Empty => view! { <p class="note" data-testid="answer-note">{store.t("answer.empty")}</p> }.into_any(),
-                    View::BadInput(_) => ().into_any(),
-                    View::NoRequest(why) => view! {
+                    Shown::Empty => view! { <p class="note" data-testid="answer-note">{store.t("answer.empty")}</p> }.into_any(),
+                    Shown::BadInput(_) => ().into_any(),
+                    Shown::NoRequest(why) => view! {
                         <p class="note" data-testid="answer-note">{store.tf("answer.no_request", &[("why", &why)])}</p>
                     }
                     .into_any(),
-                    View::Rejected(status, message) => {
+                    Shown::Rejected(status, message) => {
                         let body = answer::error_json(&message);
                         view! {
                             <div class="rejection" data-testid="answer-rejected">
@@ -281,16 +271,20 @@ pub fn AnswerPane() -> impl IntoView {
                         }
                         .into_any()
                     }
-                    View::Native(e) => view! {
+                    Shown::Native(e) => view! {
                         <p class="note" data-testid="answer-note">{answer::NATIVE}</p>
                         {explain_view(store, e)}
                     }
                     .into_any(),
-                    View::NoSetup(why) => view! {
+                    Shown::NoSetup(why) => view! {
                         <p class="note" data-testid="answer-note">{store.tf("answer.no_setup", &[("why", &why)])}</p>
                     }
                     .into_any(),
-                    View::Parsed(p) => parsed_view(store, *p, route.get()).into_any(),
+                    Shown::Unavailable(why) => view! {
+                        <p class="note" data-testid="answer-note">{why}</p>
+                    }
+                    .into_any(),
+                    Shown::Message(p) => parsed_view(store, *p, route.get()).into_any(),
                 }}
             </div>
         </section>

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use promptscope_app::state::State;
 
+use crate::ui::answer_client;
 use crate::ui::answer_pane::AnswerPane;
 use crate::ui::browser;
 use crate::ui::compare_pane::ComparePane;
@@ -64,6 +65,7 @@ pub fn App() -> impl IntoView {
         store.show_ws.track();
         store.save_prefs();
     });
+    answer_client::install(store);
     embed_bridge::install(store);
 
     if store.embedded() {

@@ -449,7 +449,11 @@ async fn the_app_renders_as_you_type() {
 
 #[wasm_bindgen_test]
 async fn answer_pane_parses_the_output_and_takes_the_generated_pieces() {
-    let store = mount(|| view! { <AnswerPane /> });
+    // (the app installs the answer client beside its panes)
+    let store = mount(|| {
+        crate::ui::answer_client::install(expect_context::<Store>());
+        view! { <AnswerPane /> }
+    });
     let mut state = examples::by_id("chatml").unwrap().state();
     state.model.template = "{{ range .Messages }}{{ .Role }}: {{ if .Thinking }}<think>{{ .Thinking }}</think>{{ end }}{{ .Content }}\n{{ end }}assistant: ".into();
     state.request =

@@ -7,7 +7,6 @@
 use leptos::prelude::*;
 use serde_json::{json, Value};
 
-use promptscope_app::answer;
 use promptscope_app::embed::message;
 
 use crate::ui::browser;
@@ -59,15 +58,27 @@ pub fn install(store: Store) {
     // The listener lives as long as the page.
     std::mem::forget(handle);
 
+    // Each render answers what waits; with output, once the answer worker
+    // has answered for this very render and output.
     Effect::new(move |_| {
-        store.renders.track();
-        let pending = waiting.try_update_value(std::mem::take).unwrap_or_default();
-        if pending.is_empty() {
+        let render = store.renders.get();
+        let answered = store.answers.reply.with(|r| {
+            r.as_ref()
+                .map(|r| (r.render, r.input.clone(), r.embed.clone()))
+        });
+        if waiting.with_value(Vec::is_empty) {
             return;
         }
-        let (input, endpoint) = store
-            .state
-            .with_untracked(|s| (s.answer.clone(), s.endpoint.server()));
+        let input = store.state.with_untracked(|s| s.answer.clone());
+        let answer = if input.is_empty() {
+            None
+        } else {
+            match answered {
+                Some((r, i, embed)) if r == render && i == input => embed,
+                _ => return,
+            }
+        };
+        let pending = waiting.try_update_value(std::mem::take).unwrap_or_default();
         store.outcome.with_untracked(|o| {
             let error = o
                 .error
@@ -75,8 +86,6 @@ pub fn install(store: Store) {
                 .map(|e| e.message.clone())
                 .or_else(|| o.input_error.as_ref().map(|e| e.message.clone()));
             let route = route_json(o);
-            // with the model's output: what Ollama answers for it
-            let answer = answer::embed_json(&answer::view(o, endpoint, &input, &browser::today()));
             for (origin, id) in &pending {
                 reply(
                     origin,

@@ -104,13 +104,26 @@ pub fn GeneratePane() -> impl IntoView {
     // a compatibility route's (name, path, body as the client sent it)
     let route = RwSignal::new(None::<(String, String, serde_json::Value)>);
     let seed = StoredValue::new(0u64);
+    // what the route writes back, from the answer worker (which holds the
+    // routes' writers), asked again as the lines come
+    Effect::new(move |_| {
+        let Some((name, _, body)) = route.get() else {
+            return;
+        };
+        store.answers.ask_route(promptscope_app::answer::RouteJob {
+            seq: 0,
+            route: name,
+            body,
+            lines: lines.get(),
+            now: (js_sys::Date::now() / 1000.0) as i64,
+            seed: seed.get_value(),
+        });
+    });
     let route_answer = Memo::new(move |_| {
-        route.with(|r| {
-            r.as_ref().and_then(|(name, _, body)| {
-                let now = (js_sys::Date::now() / 1000.0) as i64;
-                lines.with(|l| generate::route_answer(name, body, l, now, seed.get_value()))
-            })
-        })
+        store
+            .answers
+            .route
+            .with(|r| r.as_ref().and_then(|r| r.text.clone()))
     });
 
     // the worker build to run (the pane's engine choice, saved)

@@ -1,5 +1,6 @@
 //! The Leptos UI: one component per file over the library's logic.
 
+pub mod answer_client;
 pub mod answer_pane;
 pub mod app;
 pub mod browser;

@@ -16,6 +16,7 @@ use promptscope_app::i18n::{self, Lang};
 use promptscope_app::state::{pretty, Form, State};
 use promptscope_app::{examples, share};
 
+use crate::ui::answer_client;
 use crate::ui::browser;
 use crate::ui::engine_client;
 
@@ -125,6 +126,9 @@ pub struct Store {
     /// The raw pieces of the Generate pane's last generation, as the model
     /// produced them (before Ollama's parsers): the Answer pane takes them.
     pub generated_pieces: RwSignal<Vec<String>>,
+    /// The answer worker's latest answers (the Answer pane's, the
+    /// Generate pane's route answer).
+    pub answers: answer_client::Answers,
     pending: StoredValue<bool>,
 }
 
@@ -188,6 +192,7 @@ impl Store {
             compare_answers: RwSignal::new(None),
             engine: StoredValue::new_local(None),
             generated_pieces: RwSignal::new(Vec::new()),
+            answers: answer_client::Answers::new(),
             pending: StoredValue::new(false),
         }
     }
