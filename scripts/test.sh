@@ -253,8 +253,10 @@ step clippy-wasm-gpu cargo clippy --target wasm32-unknown-unknown -p promptscope
 step clippy-wasm-threads cargo clippy --target wasm32-unknown-unknown -p promptscope-inference --lib --features relaxed-simd,threads -- -D warnings
 # Builds the `promptscope` binary and the server's load example too (the
 # CLI's tests run the binary; cargo test builds every example): the steps
-# below use those, so nothing is built twice with other features.
-step test-native cargo test "${timings[@]}" --no-fail-fast --workspace --exclude promptscope-app "${shared_skip[@]}"
+# below use those, so nothing is built twice with other features. The test
+# binaries run two at a time (scripts/cargo-test-parallel.py: cargo runs
+# them one by one, and a binary busy with one long test leaves a core idle).
+step test-native python3 scripts/cargo-test-parallel.py "${timings[@]}" --workspace --exclude promptscope-app "${shared_skip[@]}"
 # The app's pure logic (state, share links, curl, highlighting, messages,
 # examples, the engine call) is a library without Leptos: its tests run natively.
 step test-app-logic cargo test --no-fail-fast -p promptscope-app --lib
