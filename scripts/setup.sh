@@ -19,8 +19,16 @@
 
 PROMPTSCOPE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PROMPTSCOPE_ROOT
-# Build outputs live outside the clone.
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/promptscope/target}"
+# Build outputs live outside the clone, one folder per checkout (its name
+# and a hash of its path): cargo would take a test binary built in another
+# checkout of the same sources as current (its fingerprints are relative to
+# the workspace and go by mtimes), and that binary reads its fixtures through
+# the other checkout's CARGO_MANIFEST_DIR, gone or older.
+if [[ -z "${CARGO_TARGET_DIR:-}" ]]; then
+  CARGO_TARGET_DIR="$(cd "$PROMPTSCOPE_ROOT" && pwd -P)"
+  CARGO_TARGET_DIR="$HOME/.cache/promptscope/target/$(basename "$CARGO_TARGET_DIR")-$(printf '%s' "$CARGO_TARGET_DIR" | sha256sum | cut -c1-10)"
+fi
+export CARGO_TARGET_DIR
 # npm binaryen's wasm-opt first (Debian's wasm-opt 108 breaks the app), then cargo-installed tools.
 export PATH="$PROMPTSCOPE_ROOT/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 # playwright-core never downloads browsers by itself; make sure nothing else tries either.
@@ -112,7 +120,9 @@ promptscope_setup() (
     log "trunk $trunk_version: present"
   else
     log "installing trunk $trunk_version (a few minutes)"
-    "${tools[@]}" cargo install --locked trunk --version "$trunk_version"
+    # without its default features (rustls and the check for a newer
+    # release): it runs offline here and serves loopback over plain HTTP
+    "${tools[@]}" cargo install --locked trunk --version "$trunk_version" --no-default-features
   fi
 
   # npm packages, exactly as in package-lock.json.

@@ -142,10 +142,11 @@ wasm_size() {
 }
 
 # The spec files in two groups. Alone, one at a time: the ones that use
-# both cores (generation in the browser: greedy, threaded, WebGPU on
-# SwiftShader; run two at a time each took twice as long) and the ones that
-# time the page (the engine worker's restart after 1 s, render times).
-# The rest, mostly waiting on the page, two at a time.
+# both cores (generation in the browser: threaded, WebGPU on SwiftShader,
+# and greedy, whose one-core tests run two at a time inside the spec; run
+# beside another spec each took twice as long) and the ones that time the
+# page (the engine worker's restart after 1 s, render times). The rest two
+# at a time (node's default on two cores is one).
 E2E_ALONE=(generate-webgpu generate-greedy generate-threads engine-worker perf)
 e2e_specs() {
   local f
@@ -223,6 +224,11 @@ step fetch-models bash scripts/fetch-models.sh
 # cache: other projects' files, never committed.
 step fetch-upstream bash scripts/fetch-upstream.sh
 
+# Test builds without incremental compilation: a run builds each crate at
+# most once, and incremental's extra codegen units and saved state only
+# cost time then (cargo's own default for CI).
+export CARGO_INCREMENTAL=0
+
 # PROMPTSCOPE_TIMINGS=1: cargo's own build profile of each test build
 # (`--timings`: an HTML report per build in $CARGO_TARGET_DIR/cargo-timings).
 timings=()
@@ -272,20 +278,23 @@ step test-wasm-kernels-relaxed env CHROMEDRIVER=/usr/bin/chromedriver \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test --no-fail-fast --target wasm32-unknown-unknown -p promptscope-inference --features relaxed-simd --lib wasm_
 # The WebGPU kernels and whole tiny models against the CPU path, in
-# headless Chromium on SwiftShader's WebGPU (crates/gpu/webdriver.json); a
-# dev build, whose wasm dependencies (wgpu, candle, the inference crate at
-# opt-level 3) the component tests below build too.
+# headless Chromium on SwiftShader's WebGPU (crates/gpu/webdriver.json).
+# Its test binary and the components' below come from one dev build of both
+# packages (scripts/cargo-test-wasm.py: one feature resolution, so the
+# crates they share are built once, not once with the WebGPU crate's
+# features and again with the app's).
+wasm_suite=("${timings[@]}" -p promptscope-gpu -p promptscope-app --lib --bin promptscope-app)
 step test-gpu env CHROMEDRIVER=/usr/bin/chromedriver \
   WASM_BINDGEN_TEST_WEBDRIVER_JSON="$PWD/crates/gpu/webdriver.json" WASM_BINDGEN_TEST_TIMEOUT=300 \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-  cargo test "${timings[@]}" --no-fail-fast --target wasm32-unknown-unknown -p promptscope-gpu --lib
+  python3 scripts/cargo-test-wasm.py --run promptscope-gpu:gpu "${wasm_suite[@]}"
 # The components, mounted in headless Chromium (wasm-bindgen-test-runner
 # from wasm-bindgen-cli, Debian's chromedriver; app/webdriver.json sets the
 # browser's flags).
 step test-components env CHROMEDRIVER=/usr/bin/chromedriver \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   WASM_BINDGEN_TEST_TIMEOUT=120 \
-  cargo test "${timings[@]}" --no-fail-fast --target wasm32-unknown-unknown -p promptscope-app --bin promptscope-app
+  python3 scripts/cargo-test-wasm.py --run promptscope-app:promptscope-app "${wasm_suite[@]}"
 step trunk-build release_build
 trunk_ok=${step_results[-1]}
 # The specs compare the app with the `promptscope` binary, which test-native

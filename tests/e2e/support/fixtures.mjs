@@ -2,7 +2,8 @@
 // models that scripts/fetch-models.sh puts into the model cache, and the
 // `promptscope` binary. A missing one fails the test that needs it with a
 // message saying how to get it; nothing is skipped.
-import { existsSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -56,7 +57,10 @@ export const anyGguf = () => process.env.PROMPTSCOPE_GGUF ?? smollm2();
  */
 export function cli() {
   if (process.env.PROMPTSCOPE_CLI) return must(process.env.PROMPTSCOPE_CLI, 'PROMPTSCOPE_CLI names no file');
-  const target = process.env.CARGO_TARGET_DIR ?? path.join(os.homedir(), '.cache/promptscope/target');
+  // scripts/setup.sh's default: one folder per checkout, its name and a hash of its path
+  const root = realpathSync(ROOT);
+  const key = `${path.basename(root)}-${createHash('sha256').update(root).digest('hex').slice(0, 10)}`;
+  const target = process.env.CARGO_TARGET_DIR ?? path.join(os.homedir(), '.cache/promptscope/target', key);
   const found = ['release', 'debug']
     .map((p) => path.join(target, p, 'promptscope'))
     .filter((p) => existsSync(p))
