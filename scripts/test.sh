@@ -224,11 +224,6 @@ step fetch-models bash scripts/fetch-models.sh
 # cache: other projects' files, never committed.
 step fetch-upstream bash scripts/fetch-upstream.sh
 
-# Test builds without incremental compilation: a run builds each crate at
-# most once, and incremental's extra codegen units and saved state only
-# cost time then (cargo's own default for CI).
-export CARGO_INCREMENTAL=0
-
 # PROMPTSCOPE_TIMINGS=1: cargo's own build profile of each test build
 # (`--timings`: an HTML report per build in $CARGO_TARGET_DIR/cargo-timings).
 timings=()
@@ -249,11 +244,12 @@ fi
 
 step fmt cargo fmt --all -- --check
 step clippy-native cargo clippy --workspace --exclude promptscope-app --all-targets -- -D warnings
-step clippy-wasm cargo clippy --target wasm32-unknown-unknown -p promptscope-app --all-targets -- -D warnings
+# the app and the WebGPU crate in one resolution (apart, the WebGPU crate's
+# own features would have every crate they share checked twice)
+step clippy-wasm cargo clippy --target wasm32-unknown-unknown -p promptscope-app -p promptscope-gpu --all-targets -- -D warnings
 # the inference crate must keep building for the browser (simd128 kernels;
 # with relaxed-simd, both kinds of kernels)
 step clippy-wasm-inference cargo clippy --target wasm32-unknown-unknown -p promptscope-inference --lib --features relaxed-simd -- -D warnings
-step clippy-wasm-gpu cargo clippy --target wasm32-unknown-unknown -p promptscope-gpu --all-targets -- -D warnings
 # and with threads (the matrix products on the web pool: the threaded
 # worker's build; on stable wasm32, without atomics, the calling thread)
 step clippy-wasm-threads cargo clippy --target wasm32-unknown-unknown -p promptscope-inference --lib --features relaxed-simd,threads -- -D warnings
