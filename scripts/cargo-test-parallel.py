@@ -24,21 +24,14 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from cargo_tests import build_tests, package_name
+
 JOBS = int(os.environ.get("PROMPTSCOPE_TEST_JOBS", "2"))
 # Where the time went the last time (seconds per binary), so that the long
 # ones start first and no long one is left to run alone at the end.
 TIMES = os.path.join(
     os.environ.get("CARGO_TARGET_DIR", "target"), "promptscope-test-times.json"
 )
-
-
-def package_name(b):
-    """The package's name from its id (`path+file:///…/cli#promptscope-cli@0.1.0`,
-    or `…/name#0.1.0` where the folder is the name)."""
-    path, _, fragment = b["package"].partition("#")
-    if "@" in fragment:
-        return fragment.split("@")[0]
-    return path.rstrip("/").split("/")[-1]
 
 
 def main(argv):
@@ -48,21 +41,9 @@ def main(argv):
     else:
         cargo_args, bin_args = argv, []
     cargo_args = [a for a in cargo_args if a != "--no-fail-fast"]
-    build = subprocess.Popen(
-        ["cargo", "test", "--no-run", "--message-format=json-render-diagnostics", *cargo_args],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    status, built = build_tests(cargo_args)
     binaries = []
-    for line in build.stdout:
-        try:
-            msg = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if msg.get("reason") != "compiler-artifact" or not msg.get("executable"):
-            continue
-        if not msg.get("profile", {}).get("test"):
-            continue
+    for msg in built:
         target = msg["target"]
         src = os.path.relpath(target["src_path"], os.path.dirname(msg["manifest_path"]))
         shown = "unittests " + src if "lib" in target["kind"] or "bin" in target["kind"] else src
@@ -70,14 +51,14 @@ def main(argv):
             {
                 "exe": msg["executable"],
                 "dir": os.path.dirname(msg["manifest_path"]),
-                "package": msg["package_id"],
+                "package": package_name(msg["package_id"]),
                 "shown": shown,
                 "key": f"{os.path.basename(os.path.dirname(msg['manifest_path']))}/{shown}",
             }
         )
-    if build.wait() != 0:
+    if status != 0:
         print("cargo-test-parallel: the build failed", flush=True)
-        return build.returncode
+        return status
 
     try:
         with open(TIMES) as f:
@@ -88,7 +69,7 @@ def main(argv):
 
     def run(i):
         b = binaries[i]
-        env = dict(os.environ, CARGO_MANIFEST_DIR=b["dir"], CARGO_PKG_NAME=package_name(b))
+        env = dict(os.environ, CARGO_MANIFEST_DIR=b["dir"], CARGO_PKG_NAME=b["package"])
         start = time.monotonic()
         with tempfile.TemporaryFile(mode="w+") as out:
             rc = subprocess.call([b["exe"], *bin_args], cwd=b["dir"], env=env, stdout=out, stderr=subprocess.STDOUT)
@@ -106,7 +87,7 @@ def main(argv):
             sys.stdout.write(text)
             sys.stdout.flush()
             if rc != 0:
-                print(f"error: test failed, to rerun pass `-p {package_name(b)}`: {b['shown']} exited with {rc}", flush=True)
+                print(f"error: test failed, to rerun pass `-p {b['package']}`: {b['shown']} exited with {rc}", flush=True)
                 status = 1
     try:
         with open(TIMES, "w") as f:

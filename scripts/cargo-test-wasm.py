@@ -19,18 +19,11 @@ TEST ARGS reuses the build. The exit status is non-zero if the build or a
 test failed, or a `--run` target was not built.
 """
 
-import json
 import os
 import subprocess
 import sys
 
-
-def package_name(package_id):
-    """`path+file:///…/gpu#promptscope-gpu@0.1.0`, or `…/name#0.1.0`."""
-    path, _, fragment = package_id.partition("#")
-    if "@" in fragment:
-        return fragment.split("@")[0]
-    return path.rstrip("/").split("/")[-1]
+from cargo_tests import build_tests, package_name
 
 
 def main(argv):
@@ -50,34 +43,11 @@ def main(argv):
     if not runner:
         print("cargo-test-wasm: CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER is not set", file=sys.stderr)
         return 2
-    build = subprocess.Popen(
-        [
-            "cargo",
-            "test",
-            "--no-run",
-            "--target",
-            "wasm32-unknown-unknown",
-            "--message-format=json-render-diagnostics",
-            *cargo_args,
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    found = {}
-    for line in build.stdout:
-        try:
-            msg = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if msg.get("reason") != "compiler-artifact" or not msg.get("executable"):
-            continue
-        if not msg.get("profile", {}).get("test"):
-            continue
-        key = f"{package_name(msg['package_id'])}:{msg['target']['name']}"
-        found[key] = msg
-    if build.wait() != 0:
+    status, built = build_tests(["--target", "wasm32-unknown-unknown", *cargo_args])
+    found = {f"{package_name(m['package_id'])}:{m['target']['name']}": m for m in built}
+    if status != 0:
         print("cargo-test-wasm: the build failed", flush=True)
-        return build.returncode
+        return status
 
     status = 0
     for key in wanted:
