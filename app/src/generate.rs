@@ -49,16 +49,7 @@ pub struct ModelShape {
     pub k_len: u64,
     /// `<arch>.attention.value_length` (else the key length).
     pub v_len: u64,
-    /// Whether the engine copies the weights out of the file while it
-    /// loads (the architectures candle-transformers runs: peak twice the
-    /// file) rather than using them in place.
-    pub copies_weights: bool,
 }
-
-/// The architectures the engine runs on candle-transformers, which reads
-/// its own copy of the tensors (`inference::model`: every other one runs on
-/// Promptscope's decoder, on the file's bytes in place).
-pub const COPYING_ARCHITECTURES: &[&str] = &["phi3"];
 
 impl ModelShape {
     /// Reads the shapes from a parsed header.
@@ -82,7 +73,6 @@ impl ModelShape {
             n_kv_head,
             k_len,
             v_len: get("attention.value_length").unwrap_or(k_len),
-            copies_weights: COPYING_ARCHITECTURES.contains(&arch.as_str()),
             arch,
         })
     }
@@ -114,10 +104,9 @@ impl ModelShape {
 /// What generating with a file takes in the worker at its peak.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MemoryNeed {
-    /// The file, read into memory and used in place.
+    /// The file, read into memory and used in place (every architecture
+    /// runs on the file's bytes: no copy while loading).
     pub file: u64,
-    /// A copy of the weights while the engine loads (candle's models).
-    pub copy: u64,
     /// The KV cache for `n_ctx` tokens.
     pub kv: u64,
     /// The context the KV cache is for (0: not known yet).
@@ -132,10 +121,6 @@ impl MemoryNeed {
     pub fn new(file_size: u64, shape: Option<&ModelShape>, n_ctx: u64) -> MemoryNeed {
         MemoryNeed {
             file: file_size,
-            copy: match shape {
-                Some(s) if s.copies_weights => file_size,
-                _ => 0,
-            },
             kv: shape.map_or(0, |s| s.kv_bytes(n_ctx)),
             n_ctx: if shape.is_some() { n_ctx } else { 0 },
             working: WORKING_SET_BYTES,
@@ -145,7 +130,6 @@ impl MemoryNeed {
     /// The sum.
     pub fn total(&self) -> u64 {
         self.file
-            .saturating_add(self.copy)
             .saturating_add(self.kv)
             .saturating_add(self.working)
     }
@@ -153,9 +137,6 @@ impl MemoryNeed {
     /// What the sum is made of, in words.
     pub fn parts(&self) -> String {
         let mut parts = vec![format!("the file {}", gib(self.file))];
-        if self.copy > 0 {
-            parts.push(format!("its copy while loading {}", gib(self.copy)));
-        }
         if self.n_ctx > 0 {
             parts.push(format!(
                 "the KV cache for num_ctx {} {}",
@@ -170,7 +151,7 @@ impl MemoryNeed {
     /// Refuses, with the figures, a need above wasm32's 4 GiB.
     pub fn check(&self) -> Result<(), String> {
         if self.total() > WASM_MEMORY_BYTES {
-            let hint = if self.kv > 0 && self.file + self.copy + self.working < WASM_MEMORY_BYTES {
+            let hint = if self.kv > 0 && self.file + self.working < WASM_MEMORY_BYTES {
                 "; a smaller num_ctx fits"
             } else {
                 ""
@@ -951,10 +932,6 @@ mod tests {
             (s.n_layer, s.n_kv_head, s.k_len, s.v_len),
             (18, 1, 256, 256)
         );
-        assert!(
-            !s.copies_weights,
-            "the decoder uses gemma3's weights in place"
-        );
         // num_ctx: the job's, 4096 when not positive, at most the trained 32768
         assert_eq!(
             (
@@ -983,7 +960,6 @@ mod tests {
             (s.n_kv_head, s.k_len, s.v_len, s.n_ctx_train),
             (9, 64, 64, 0)
         );
-        assert!(!s.copies_weights);
         assert_eq!(s.ctx_for(100_000), 100_000);
         let broken = header(&[("general.architecture", Err("llama"))], &[]);
         assert_eq!(
@@ -1002,21 +978,19 @@ mod tests {
         assert!(MemoryNeed::new(253_113_024, Some(&s), 32768)
             .check()
             .is_ok());
-        // a 1.5 GiB file copied while it loads (a graph on candle, as phi3
-        // runs), and the full context: too much
-        let mut copying = s.clone();
-        copying.copies_weights = true;
-        let e = MemoryNeed::new(1536 << 20, Some(&copying), 32768)
+        // a 3 GiB file and the full context: too much, and a smaller
+        // num_ctx would fit
+        let e = MemoryNeed::new(3 << 30, Some(&s), 32768)
             .check()
             .unwrap_err();
         assert_eq!(
             e,
-            "generating with this GGUF in the browser needs 4.4 GiB (the file 1.5 GiB + \
-             its copy while loading 1.5 GiB + the KV cache for num_ctx 32768 1.1 GiB + \
-             256 MiB working set), more than wasm32's 4.0 GiB of memory; a smaller num_ctx fits"
+            "generating with this GGUF in the browser needs 4.4 GiB (the file 3.0 GiB + \
+             the KV cache for num_ctx 32768 1.1 GiB + 256 MiB working set), more than \
+             wasm32's 4.0 GiB of memory; a smaller num_ctx fits"
         );
-        // used in place (the decoder): the same file fits
-        assert!(MemoryNeed::new(1536 << 20, Some(&s), 32768).check().is_ok());
+        // the same file with 4096 positions fits
+        assert!(MemoryNeed::new(3 << 30, Some(&s), 4096).check().is_ok());
     }
 
     #[test]
@@ -1032,7 +1006,6 @@ mod tests {
         );
         assert_eq!(s.kv_bytes(s.ctx_for(4096)), 30 * 4096 * 3 * 128 * 4);
         let need = MemoryNeed::new(g.file_size(), Some(&s), 4096);
-        assert_eq!(need.copy, 0, "the decoder uses the weights in place");
         assert!(
             need.parts()
                 .starts_with("the file 0.1 GiB + the KV cache for num_ctx 4096 0.2 GiB"),

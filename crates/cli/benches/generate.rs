@@ -4,7 +4,7 @@
 //! `cargo bench -p promptscope-cli --bench generate [-- NAME...]` (NAME: a
 //! part of a model file name, to run only those models). `cargo test -p
 //! promptscope-cli --bench generate` runs the same in the test profile
-//! (quicker to build; the inference and candle crates are optimized there
+//! (quicker to build; the inference crate is optimized there
 //! too, the CLI's own crates are not).
 //!
 //! For each model of the model cache that is there (SmolLM2-135M-Instruct

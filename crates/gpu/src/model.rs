@@ -402,13 +402,7 @@ impl Model {
         let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let oom = gpu.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let n_ctx = n_ctx.max(1);
-        let arch = cpu.arch().to_string();
-        let built = match cpu.plan(n_ctx) {
-            Some(plan) => build(&gpu, &plan, n_ctx),
-            None => Err(Error(format!(
-                "{arch} runs on candle-transformers' graph, which has no GPU path"
-            ))),
-        };
+        let built = build(&gpu, &cpu.plan(n_ctx), n_ctx);
         let oom = oom.pop().await;
         let invalid = scope.pop().await;
         let built = match (built, oom, invalid) {
@@ -538,6 +532,13 @@ fn build(gpu: &Gpu, plan: &Plan<'_>, n_ctx: usize) -> Result<Built, Error> {
     if hd > 256 {
         return Err(Error(format!(
             "heads of {hd} values: the GPU's attention takes at most 256"
+        )));
+    }
+    if !hd.is_multiple_of(32) {
+        // ggml_vec_dot_f16 adds the values past the last multiple of 32 in
+        // f64, which WGSL has not: the CPU computes those heads exactly
+        return Err(Error(format!(
+            "heads of {hd} values: the GPU's attention takes multiples of 32"
         )));
     }
     // the widest input any matrix product quantizes

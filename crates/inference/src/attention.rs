@@ -117,9 +117,11 @@ fn dot_tinyblas(a: &[f32], b: &[f32]) -> f32 {
     hsum8(&acc)
 }
 
-/// `ggml_vec_dot_f16` (AVX2) for `n` a multiple of 32: four 8-lane
-/// accumulators, `(s0+s2)+(s1+s3)`, then `GGML_F32x8_REDUCE`'s halves and
-/// two `hadd`s, through f64 to f32.
+/// `ggml_vec_dot_f16` (AVX2): four 8-lane accumulators over the first
+/// multiple of 32 values, `(s0+s2)+(s1+s3)`, then `GGML_F32x8_REDUCE`'s
+/// halves and two `hadd`s into an f64 sum, to which the leftover values'
+/// f32 products are added in f64 (a head of 16 or 80 values has them),
+/// then rounded to f32.
 #[inline(always)]
 fn dot_vec_f16(a: &[f32], b: &[f32]) -> f32 {
     let mut s = [[0f32; LANES]; 4];
@@ -134,7 +136,13 @@ fn dot_vec_f16(a: &[f32], b: &[f32]) -> f32 {
             }
         }
     }
-    reduce_vec_f16(&s)
+    let n = a.len().min(b.len());
+    let np = n / (4 * LANES) * (4 * LANES);
+    let mut sum = reduce_vec_f16(&s) as f64;
+    for i in np..n {
+        sum += (a[i] * b[i]) as f64;
+    }
+    sum as f32
 }
 
 /// The end of `ggml_vec_dot_f16`: `GGML_F32x8_REDUCE` of four accumulators.

@@ -25,6 +25,16 @@
 //! with V pass through f16), this graph rounds the same values, so that the
 //! logits agree with llama.cpp's to a few ulps of f16 and greedy decoding
 //! picks the same tokens.
+//!
+//! `phi3` (src/models/phi3.cpp) is the llama graph with fused matrices —
+//! `attn_qkv` (with an optional bias) holds Q, K and V as consecutive rows,
+//! `ffn_up` the gate's rows then the up rows (`ggml_swiglu`: SiLU of the
+//! first half times the second) — which are split here into views of the
+//! same bytes; NEOX RoPE with `rope_factors_long`/`rope_factors_short`
+//! (long where the context, padded to 256, exceeds
+//! `rope.scaling.original_context_length`) and `rope.scaling.attn_factor`;
+//! queries scaled by `1/√head_dim` before `K·Q`; its sliding window is
+//! ignored, as llama.cpp ignores it.
 
 use crate::attention;
 use crate::error::Error;
@@ -62,6 +72,7 @@ struct Layer {
 enum Family {
     /// `llama`, `qwen2`, `qwen3`
     Llama,
+    Phi3,
     Gemma,
     Gemma2,
     Gemma3,
@@ -99,6 +110,11 @@ pub(crate) struct Decoder {
     head_dim: usize,
     rope: Rope,
     freq_factors: Option<Vec<f32>>,
+    /// `phi3`: the long and short rope factors and the context they switch
+    /// at (`n_ctx_orig_yarn`); [`Decoder::set_n_ctx`] picks one.
+    long_short: Option<(Vec<f32>, Vec<f32>, usize)>,
+    /// ggml's `mscale`: the cos/sin values' factor (`attn_factor`).
+    mscale: f32,
     /// The global rotary table, then the local layers' if they differ.
     ropes: Vec<RopeTable>,
     act: Act,
@@ -198,9 +214,10 @@ impl Decoder {
             "gemma" => Family::Gemma,
             "gemma2" => Family::Gemma2,
             "gemma3" => Family::Gemma3,
+            "phi3" => Family::Phi3,
             _ => Family::Llama,
         };
-        let gemma = family != Family::Llama;
+        let gemma = matches!(family, Family::Gemma | Family::Gemma2 | Family::Gemma3);
         if meta.opt_usize("expert_count")?.unwrap_or(0) > 0 {
             return Err(Error::Unsupported(format!(
                 "mixture-of-experts {arch} models cannot run here"
@@ -275,12 +292,45 @@ impl Decoder {
         } else {
             Rope::Neox
         };
-        // the Gemma graphs pass no rope factors
-        let freq_factors = if !gemma && t.has("rope_freqs.weight") {
-            Some(t.vec("rope_freqs.weight")?)
-        } else {
-            None
+        // the Gemma graphs pass no rope factors; llama.cpp's
+        // `get_rope_factors`: `rope_freqs`, else phi3's long or short ones
+        let half = head_dim / 2;
+        let factors = |name: &str| -> Result<Option<Vec<f32>>, Error> {
+            if gemma || !t.has(name) {
+                return Ok(None);
+            }
+            let v = t.vec(name)?;
+            if v.len() != half {
+                return Err(Error::load(format!(
+                    "{name} has {} values, the rotary dimension needs {half}",
+                    v.len()
+                )));
+            }
+            Ok(Some(v))
         };
+        let freq_factors = factors("rope_freqs.weight")?;
+        let long_short = match (
+            freq_factors.is_none(),
+            factors("rope_factors_long.weight")?,
+            factors("rope_factors_short.weight")?,
+        ) {
+            (true, Some(long), Some(short)) => {
+                let n_ctx_train = meta.opt_usize("context_length")?.unwrap_or(0);
+                let orig = meta
+                    .opt_usize("rope.scaling.original_context_length")?
+                    .filter(|&n| n != 0)
+                    .unwrap_or(n_ctx_train);
+                Some((long, short, orig))
+            }
+            (true, Some(_), None) | (true, None, Some(_)) => {
+                return Err(Error::load(format!(
+                    "{arch}: the GGUF has only one of rope_factors_long and rope_factors_short"
+                )))
+            }
+            _ => None,
+        };
+        // llama.cpp's `yarn_attn_factor * rope_attn_factor` (no YaRN here)
+        let mscale = meta.opt_f32("rope.scaling.attn_factor")?.unwrap_or(1.0);
         // sliding-window layers and their rotary base (llama.cpp's
         // `load_arch_hparams` of gemma2.cpp and gemma3.cpp)
         let (swa, n_swa, swa_rope) = match family {
@@ -327,7 +377,13 @@ impl Decoder {
         } else {
             Some(1.0 / (head_dim as f32).sqrt())
         };
-        let kq_scale = if gemma {
+        let q_scale = if family == Family::Phi3 {
+            // `ggml_scale(Qcur, 1.0f / sqrtf(float(n_embd_head)))`
+            Some(1.0 / (head_dim as f32).sqrt())
+        } else {
+            q_scale
+        };
+        let kq_scale = if q_scale.is_some() {
             1.0
         } else {
             1.0 / (head_dim as f32).sqrt()
@@ -404,8 +460,51 @@ impl Decoder {
                 }
                 Ok(w)
             };
-            let w_gate = mm(t, "ffn_gate.weight", 0, width)?;
+            // phi3's fused matrices, split into views of their rows
+            let (w_gate, w_up) = if family == Family::Phi3 {
+                let up = mm(t, "ffn_up.weight", 0, width)?;
+                if up.rows % 2 != 0 {
+                    return Err(Error::load(format!(
+                        "{p}.ffn_up.weight has {} rows, not the gate's and the up rows",
+                        up.rows
+                    )));
+                }
+                let n_ff = up.rows / 2;
+                (
+                    up.split_rows(0, n_ff, "gate")?,
+                    up.split_rows(n_ff, 2 * n_ff, "up")?,
+                )
+            } else {
+                let gate = mm(t, "ffn_gate.weight", 0, width)?;
+                let up = mm(t, "ffn_up.weight", gate.rows, width)?;
+                (gate, up)
+            };
             let n_ff = w_gate.rows;
+            let (nq, nk) = (nh * head_dim, nkv * head_dim);
+            let (wq, wk, wv, bq, bk, bv) = if t.has(&format!("{p}.attn_qkv.weight")) {
+                let qkv = mm(t, "attn_qkv.weight", nq + 2 * nk, width)?;
+                let b = opt(t, "attn_qkv.bias", nq + 2 * nk)?;
+                let part = |b: &Option<Vec<f32>>, from: usize, to: usize| {
+                    b.as_ref().map(|b| b[from..to].to_vec())
+                };
+                (
+                    qkv.split_rows(0, nq, "Q")?,
+                    qkv.split_rows(nq, nq + nk, "K")?,
+                    qkv.split_rows(nq + nk, nq + 2 * nk, "V")?,
+                    part(&b, 0, nq),
+                    part(&b, nq, nq + nk),
+                    part(&b, nq + nk, nq + 2 * nk),
+                )
+            } else {
+                (
+                    mm(t, "attn_q.weight", nq, width)?,
+                    mm(t, "attn_k.weight", nk, width)?,
+                    mm(t, "attn_v.weight", nk, width)?,
+                    opt(t, "attn_q.bias", nq)?,
+                    opt(t, "attn_k.bias", nk)?,
+                    opt(t, "attn_v.bias", nk)?,
+                )
+            };
             let (post_attn_norm, post_ffn_norm) = if post_norms {
                 (
                     Some(req(t, "post_attention_norm.weight", width)?),
@@ -421,17 +520,17 @@ impl Decoder {
             }
             layers.push(Layer {
                 attn_norm: req(t, "attn_norm.weight", width)?,
-                wq: mm(t, "attn_q.weight", nh * head_dim, width)?,
-                wk: mm(t, "attn_k.weight", nkv * head_dim, width)?,
-                wv: mm(t, "attn_v.weight", nkv * head_dim, width)?,
-                wo: mm(t, "attn_output.weight", width, nh * head_dim)?,
-                bq: opt(t, "attn_q.bias", nh * head_dim)?,
-                bk: opt(t, "attn_k.bias", nkv * head_dim)?,
-                bv: opt(t, "attn_v.bias", nkv * head_dim)?,
+                wq,
+                wk,
+                wv,
+                wo: mm(t, "attn_output.weight", width, nq)?,
+                bq,
+                bk,
+                bv,
                 q_norm,
                 k_norm,
                 ffn_norm: req(t, "ffn_norm.weight", width)?,
-                w_up: mm(t, "ffn_up.weight", n_ff, width)?,
+                w_up,
                 w_down: mm(t, "ffn_down.weight", width, n_ff)?,
                 w_gate,
                 post_attn_norm,
@@ -459,6 +558,8 @@ impl Decoder {
             head_dim,
             rope,
             freq_factors,
+            long_short,
+            mscale,
             ropes,
             act: if gemma { Act::GeGlu } else { Act::SwiGlu },
             embed_scale: gemma.then(|| (width as f32).sqrt()),
@@ -467,14 +568,38 @@ impl Decoder {
             attn_softcap,
             final_softcap,
         };
+        // the context Ollama asks for by default, until told another
+        let n_ctx_train = meta.opt_usize("context_length")?.unwrap_or(0);
+        d.set_n_ctx(crate::generate::effective_ctx(0, n_ctx_train));
         d.ensure_rope(512);
         Ok(d)
+    }
+
+    /// The context the model runs in, which picks `phi3`'s rope factors:
+    /// long where llama.cpp's `n_ctx_seq` (the context padded to a multiple
+    /// of 256, one sequence) exceeds `n_ctx_orig_yarn`. Returns whether the
+    /// rotary tables changed (the KV cache then no longer fits them).
+    pub(crate) fn set_n_ctx(&mut self, n_ctx: usize) -> bool {
+        let Some((long, short, orig)) = &self.long_short else {
+            return false;
+        };
+        let n_ctx_seq = n_ctx.div_ceil(256) * 256;
+        let pick = if n_ctx_seq > *orig { long } else { short };
+        if self.freq_factors.as_ref() == Some(pick) {
+            return false;
+        }
+        self.freq_factors = Some(pick.clone());
+        for r in &mut self.ropes {
+            r.cos.clear();
+            r.sin.clear();
+        }
+        true
     }
 
     /// Grows the cos/sin tables to cover positions `0..len`, computed as
     /// ggml's rope cache does: `θ = p · base^(-2i/d)` by repeated f32
     /// multiplication, divided by the `rope_freqs` factor where the model
-    /// has one, times `freq_scale`.
+    /// has one, times `freq_scale`; cos and sin times `mscale`.
     pub(crate) fn ensure_rope(&mut self, len: usize) {
         let half = self.head_dim / 2;
         for r in &mut self.ropes {
@@ -496,8 +621,8 @@ impl Decoder {
                         .copied()
                         .unwrap_or(1.0);
                     let th = r.freq_scale * (theta / ff);
-                    cos.push(th.cos());
-                    sin.push(th.sin());
+                    cos.push(th.cos() * self.mscale);
+                    sin.push(th.sin() * self.mscale);
                     theta *= scale;
                 }
             }

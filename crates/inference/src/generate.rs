@@ -197,6 +197,7 @@ impl Generation {
     ) -> Result<Generation, Error> {
         let mut g = Generation::begin(model.n_ctx_train(), prompt, opts, random_seed)?;
         let t0 = now();
+        model.set_n_ctx(g.n_ctx);
         model.reset();
         let mut logits = Vec::new();
         for chunk in prompt.chunks(N_BATCH) {
@@ -255,6 +256,12 @@ impl Generation {
         self.logits = Some(logits);
         self.timings.prompt_eval_count = self.prompt_len;
         self.timings.prompt_eval_duration = duration_ns;
+    }
+
+    /// The context this generation runs in (`num_ctx`, at most the
+    /// trained length).
+    pub fn n_ctx(&self) -> usize {
+        self.n_ctx
     }
 
     /// The sampler's seed.

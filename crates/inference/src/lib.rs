@@ -1,4 +1,4 @@
-//! Runs small quantized GGUF models with candle on the CPU, the way Ollama's
+//! Runs small quantized GGUF models on the CPU, the way Ollama's
 //! llama-server runs them: prompt tokens from Promptscope's llama.cpp-exact
 //! tokenizer, llama.cpp's sampler chain with Ollama's options and defaults,
 //! stop strings and EOS handling, and the counts and durations Ollama

@@ -1,35 +1,26 @@
-//! Loading a GGUF model into candle and running its forward pass.
+//! Loading a GGUF model and running its forward pass.
 //!
-//! The llama-style decoders (`llama`: SmolLM2, TinyLlama, Llama 2/3.x,
-//! Mistral 7B; `qwen2`; `qwen3`) and the Gemmas (`gemma`, `gemma2`,
-//! `gemma3`) run on this crate's own graph in [`crate::decoder`], on the
-//! file's weights in place (see [`crate::weights`]) with the kernels in
-//! [`crate::quant`]. `phi3` runs on candle-transformers' quantized model.
+//! Every architecture here — the llama-style decoders (`llama`: SmolLM2,
+//! TinyLlama, Llama 2/3.x, Mistral 7B; `qwen2`; `qwen3`), `phi3` and the
+//! Gemmas (`gemma`, `gemma2`, `gemma3`) — runs on this crate's own graph in
+//! [`crate::decoder`], on the file's weights in place (see
+//! [`crate::weights`]) with the kernels in [`crate::quant`].
 
 use crate::decoder::Decoder;
 use crate::error::Error;
 use crate::weights::{Blob, Gguf};
-use candle_core::quantized::gguf_file;
-use candle_core::{Device, Tensor};
-use candle_transformers::models as cm;
 use std::io::{Read, Seek, SeekFrom};
 use std::sync::Arc;
 
 /// A loaded model, ready to evaluate tokens.
 pub struct Model {
-    net: Net,
-    device: Device,
+    net: Box<Decoder>,
     arch: String,
     n_vocab: usize,
     n_ctx_train: usize,
     pos: usize,
     types: Vec<(String, usize)>,
     weight_bytes: u64,
-}
-
-enum Net {
-    Decoder(Box<Decoder>),
-    Phi3(Box<cm::quantized_phi3::ModelWeights>),
 }
 
 /// The architectures [`Model::load`] accepts (`general.architecture`).
@@ -54,25 +45,9 @@ impl Model {
         let n_vocab = g.n_vocab();
         let types = crate::report::tensor_types(&g.file);
         let weight_bytes = g.file.tensor_bytes();
-        let device = Device::Cpu;
-        let net = match arch.as_str() {
-            "llama" | "qwen2" | "qwen3" | "gemma" | "gemma2" | "gemma3" => {
-                Net::Decoder(Box::new(Decoder::load(&g)?))
-            }
-            _ => {
-                // candle-transformers reads its own copy of the tensors
-                let mut reader = std::io::Cursor::new((*g.blob).as_ref());
-                let ct = gguf_file::Content::read(&mut reader)
-                    .map_err(|e| Error::load(e.to_string()))?;
-                Net::Phi3(Box::new(
-                    cm::quantized_phi3::ModelWeights::from_gguf(false, ct, &mut reader, &device)
-                        .map_err(|e| Error::load(e.to_string()))?,
-                ))
-            }
-        };
+        let net = Box::new(Decoder::load(&g)?);
         Ok(Model {
             net,
-            device,
             arch,
             n_vocab,
             n_ctx_train,
@@ -87,10 +62,7 @@ impl Model {
     pub fn runner(&self) -> crate::report::Runner {
         crate::report::Runner {
             arch: self.arch.clone(),
-            graph: match self.net {
-                Net::Decoder(_) => "Promptscope's decoder",
-                _ => "candle-transformers",
-            },
+            graph: "Promptscope's decoder",
             types: self.types.clone(),
             simd: crate::report::simd(),
             threads: crate::threads::current(),
@@ -138,11 +110,16 @@ impl Model {
     /// Forgets every evaluated token.
     pub fn reset(&mut self) {
         self.pos = 0;
-        match &mut self.net {
-            Net::Decoder(d) => d.reset(),
-            // candle-transformers' phi3 drops its cache when evaluation
-            // starts again at position 0
-            Net::Phi3(_) => {}
+        self.net.reset();
+    }
+
+    /// The context the model runs in (llama-server's `n_ctx`; until set,
+    /// what Ollama asks for by default). It matters to `phi3`, whose rope
+    /// factors depend on it; where they change, the evaluated tokens are
+    /// forgotten.
+    pub fn set_n_ctx(&mut self, n_ctx: usize) {
+        if self.net.set_n_ctx(n_ctx) {
+            self.reset();
         }
     }
 
@@ -151,51 +128,33 @@ impl Model {
     pub fn forward(&mut self, tokens: &[u32]) -> Result<Vec<f32>, Error> {
         self.check_ids(tokens)?;
         let pos = self.pos;
-        let logits = match &mut self.net {
-            Net::Decoder(d) => d.forward(tokens, pos)?,
-            Net::Phi3(m) => candle_logits(
-                Tensor::new(tokens, &self.device)
-                    .and_then(|t| t.unsqueeze(0))
-                    .and_then(|x| m.forward(&x, pos)),
-            )?,
-        };
+        let logits = self.net.forward(tokens, pos)?;
         self.pos += tokens.len();
         Ok(logits)
     }
 }
 
 impl Model {
-    /// The decoder graph for another backend (`promptscope-gpu`), with
-    /// rotary tables for positions `0..len`; `None` for a model on
-    /// candle-transformers' graph (`phi3`).
-    pub fn plan(&mut self, len: usize) -> Option<crate::plan::Plan<'_>> {
-        let Net::Decoder(d) = &mut self.net else {
-            return None;
-        };
-        d.ensure_rope(len);
-        Some(d.plan(&self.arch, self.n_vocab, len))
+    /// The decoder graph for another backend (`promptscope-gpu`) running a
+    /// context of `len` positions, with rotary tables for them.
+    pub fn plan(&mut self, len: usize) -> crate::plan::Plan<'_> {
+        self.set_n_ctx(len);
+        self.net.ensure_rope(len);
+        self.net.plan(&self.arch, self.n_vocab, len)
     }
 
     /// The input rows of `ids` (embeddings, scaled as the family scales
     /// them), for a backend that runs the layers itself.
     pub fn embed(&self, ids: &[u32]) -> Result<Vec<f32>, Error> {
         self.check_ids(ids)?;
-        match &self.net {
-            Net::Decoder(d) => d.embed(ids),
-            Net::Phi3(_) => Err(Error::Unsupported(format!(
-                "{} runs on candle-transformers' graph only",
-                self.arch
-            ))),
-        }
+        self.net.embed(ids)
     }
 
     /// Keeps only the first `n` layers of the decoder (the final norm and
     /// the output stay): for checking another backend layer by layer.
     #[doc(hidden)]
     pub fn truncate_layers(&mut self, n: usize) {
-        if let Net::Decoder(d) = &mut self.net {
-            d.truncate_layers(n);
-        }
+        self.net.truncate_layers(n);
     }
 
     fn check_ids(&self, tokens: &[u32]) -> Result<(), Error> {
@@ -212,11 +171,4 @@ impl Model {
         }
         Ok(())
     }
-}
-
-fn candle_logits(t: candle_core::Result<Tensor>) -> Result<Vec<f32>, Error> {
-    t.and_then(|t| t.flatten_all())
-        .and_then(|t| t.to_dtype(candle_core::DType::F32))
-        .and_then(|t| t.to_vec1::<f32>())
-        .map_err(|e| Error::Run(e.to_string()))
 }

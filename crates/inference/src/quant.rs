@@ -6,9 +6,7 @@
 //! of 8 rows are repacked by llama.cpp (CPU_REPACK, `q4_0_8x8`), which
 //! accumulates each output in one f32 lane: [`matmul`] follows that.
 //!
-//! candle 0.11 computes `Q4_1` with a scalar loop and picks its `Q8_0` SIMD
-//! path at compile time only, so a SmolLM2 Q4_1 token cost about 50 ms on
-//! one x86 core against llama.cpp's 13 ms. These kernels follow llama.cpp's
+//! These kernels follow llama.cpp's
 //! `ggml-cpu` arithmetic: the activations are quantized per 32-value block
 //! to `Q8_0` / `Q8_1` (scale `127 / amax`, round half to even, scales stored
 //! as f16, `Q8_1` keeping `d * Σq` as f16), integer dot products per block,
@@ -20,7 +18,6 @@
 //! bytes are used as blocks where they lie, without a copy.
 
 use crate::kquant::{self, BlockQ4K, BlockQ5K, BlockQ5_0, BlockQ5_1, BlockQ6K, QK_K};
-use candle_core::quantized::GgmlDType;
 use half::f16;
 
 /// Values per block for all three types.
@@ -174,24 +171,6 @@ impl Kind {
             13 => Some(Kind::Q5_K),
             14 => Some(Kind::Q6_K),
             30 => Some(Kind::BF16),
-            _ => None,
-        }
-    }
-
-    /// The kind for a candle ggml dtype, if this crate runs it.
-    pub fn of(dtype: GgmlDType) -> Option<Kind> {
-        match dtype {
-            GgmlDType::Q4_0 => Some(Kind::Q4_0),
-            GgmlDType::Q4_1 => Some(Kind::Q4_1),
-            GgmlDType::Q8_0 => Some(Kind::Q8_0),
-            GgmlDType::F32 => Some(Kind::F32),
-            GgmlDType::F16 => Some(Kind::F16),
-            GgmlDType::BF16 => Some(Kind::BF16),
-            GgmlDType::Q5_0 => Some(Kind::Q5_0),
-            GgmlDType::Q5_1 => Some(Kind::Q5_1),
-            GgmlDType::Q4K => Some(Kind::Q4_K),
-            GgmlDType::Q5K => Some(Kind::Q5_K),
-            GgmlDType::Q6K => Some(Kind::Q6_K),
             _ => None,
         }
     }
@@ -719,8 +698,6 @@ pub(crate) mod kernels {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use candle_core::quantized::{QStorage, QTensor};
-    use candle_core::Device;
 
     /// Deterministic bytes of `n` blocks of `kind` with sane f16 scales.
     fn blocks(kind: Kind, n: usize, seed: u32) -> Vec<u8> {
@@ -796,29 +773,6 @@ mod tests {
                 (b.d.to_bits(), b.s.to_bits(), b.qs),
                 "block {i}"
             );
-        }
-    }
-
-    #[test]
-    fn dequantization_equals_candles() {
-        for (kind, dtype) in [
-            (Kind::Q4_0, GgmlDType::Q4_0),
-            (Kind::Q4_1, GgmlDType::Q4_1),
-            (Kind::Q8_0, GgmlDType::Q8_0),
-        ] {
-            let bytes = blocks(kind, 24, 7);
-            let mut got = vec![0f32; 24 * QK];
-            dequantize(kind, &bytes, &mut got).unwrap();
-            let theirs =
-                QStorage::from_data(std::borrow::Cow::Borrowed(&bytes), &Device::Cpu, dtype)
-                    .unwrap();
-            let want: Vec<f32> = QTensor::new(theirs, (24 * QK,))
-                .unwrap()
-                .dequantize(&Device::Cpu)
-                .unwrap()
-                .to_vec1()
-                .unwrap();
-            assert_eq!(got, want, "{kind:?}");
         }
     }
 

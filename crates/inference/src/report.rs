@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 pub struct Runner {
     /// `general.architecture`.
     pub arch: String,
-    /// `Promptscope's decoder` or `candle-transformers`.
+    /// The graph that runs it: `Promptscope's decoder`.
     pub graph: &'static str,
     /// Tensor types and how many tensors of each, most first (ties by
     /// name), as ggml names them.

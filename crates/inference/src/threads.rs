@@ -16,9 +16,8 @@ use std::sync::{Mutex, OnceLock};
 #[cfg(not(target_arch = "wasm32"))]
 static POOL: OnceLock<Mutex<Option<std::sync::Arc<rayon::ThreadPool>>>> = OnceLock::new();
 
-/// Sets the number of threads; 0 means one per available core. candle's own
-/// operations follow `RAYON_NUM_THREADS`, which this also sets when it has
-/// not been set.
+/// Sets the number of threads the matrix products use; 0 means one per
+/// available core.
 pub fn set_threads(n: usize) {
     #[cfg(not(target_arch = "wasm32"))]
     {

@@ -66,6 +66,29 @@ impl Weight {
         Ok(out)
     }
 
+    /// Rows `from..to` as a matrix of their own, a view of the same bytes:
+    /// the parts of a fused matrix (`phi3`'s `attn_qkv` and `ffn_up`), which
+    /// llama.cpp multiplies whole and then views; each output value is the
+    /// same row's dot product either way.
+    pub fn split_rows(&self, from: usize, to: usize, part: &str) -> Result<Weight, Error> {
+        let row_bytes = self.cols / self.kind.block_values() * self.kind.block_bytes();
+        if from > to || to > self.rows || self.len != self.rows * row_bytes {
+            return Err(Error::load(format!(
+                "{}: rows {from}..{to} of {} ({} bytes) cannot be its {part}",
+                self.name, self.rows, self.len
+            )));
+        }
+        Ok(Weight {
+            blob: self.blob.clone(),
+            start: self.start + from * row_bytes,
+            len: (to - from) * row_bytes,
+            kind: self.kind,
+            rows: to - from,
+            cols: self.cols,
+            name: format!("{} ({part})", self.name),
+        })
+    }
+
     /// Row `i` as f32 values (an embedding lookup).
     pub fn row(&self, i: usize, out: &mut [f32]) -> Result<(), Error> {
         if i >= self.rows {

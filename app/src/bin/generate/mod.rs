@@ -36,6 +36,13 @@ impl Net {
         }
     }
 
+    /// The context of the next job (on the GPU, fixed when it was built).
+    fn set_n_ctx(&mut self, n_ctx: usize) {
+        if let Net::Cpu(m) = self {
+            m.set_n_ctx(n_ctx);
+        }
+    }
+
     /// The logits of the last of `ids`, evaluated after those seen (the
     /// CPU in llama-server's batches).
     async fn forward(&mut self, ids: &[u32]) -> Result<Vec<f32>, String> {
@@ -334,11 +341,10 @@ async fn run(state: Rc<RefCell<State>>, job: Job) {
         Ok(p) => p,
         Err(e) => return error(&e.to_string()),
     };
-    // this job's KV cache next to the weights (loaded: no copy left)
+    // this job's KV cache next to the weights
     if let Some(l) = &state.borrow().loaded {
         let n_ctx = inference::generate::effective_ctx(options.num_ctx, l.model.n_ctx_train());
-        let mut need = MemoryNeed::new(l.file_size, l.shape.as_ref(), n_ctx as u64);
-        need.copy = 0;
+        let need = MemoryNeed::new(l.file_size, l.shape.as_ref(), n_ctx as u64);
         if let Err(why) = need.check() {
             return error(&why);
         }
@@ -390,6 +396,7 @@ async fn generate_with(
     let mut g = Generation::begin(l.model.n_ctx_train(), prompt, options, seed)
         .map_err(|e| e.to_string())?;
     let t0 = clock();
+    l.model.set_n_ctx(g.n_ctx());
     l.model.reset();
     let logits = l.model.forward(prompt).await?;
     g.prompt_evaluated(logits, clock().saturating_sub(t0));
