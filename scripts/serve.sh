@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Sets up the tools (scripts/setup.sh), then serves the app with `trunk serve`
-# at http://127.0.0.1:8080/ (no browser is opened).
+# Sets up the tools serving needs (scripts/setup.sh --serve: no Chromium,
+# which only the tests use), then serves the app with `trunk serve` at
+# http://127.0.0.1:8080/ (no browser is opened).
 #
 #   bash scripts/serve.sh          optimized release build, as the tests use
 #   bash scripts/serve.sh --dev    quicker, unoptimized debug build
@@ -9,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # shellcheck source=scripts/setup.sh
-source scripts/setup.sh
+source scripts/setup.sh --serve
 
 mode=(--release)
 if [[ "${1:-}" == "--dev" ]]; then

@@ -4,7 +4,9 @@
 #
 #   bash scripts/setup.sh     install and verify the tools
 #   source scripts/setup.sh   the same, and keep PATH and CARGO_TARGET_DIR set in
-#                             this shell (scripts/serve.sh does this)
+#                             this shell
+#   source scripts/setup.sh --serve      only what serving the app needs: no
+#                             Chromium (the tests' browser; scripts/serve.sh)
 #   source scripts/setup.sh --env-only   only set the environment
 #
 # Expects a Debian machine with rustup/cargo, node 20/npm and apt-get. Pinned:
@@ -13,7 +15,7 @@
 #   rust-src, clippy and wasm32 target and the standard library's crates,
 #   for the threaded generation worker (scripts/build-threaded-worker.sh),
 #   npm packages from package-lock.json (binaryen 132 for wasm-opt, playwright-core),
-#   Debian chromium + chromium-driver.
+#   Debian chromium + chromium-driver (for the tests; not with --serve).
 # No tool is allowed to download a browser or a prebuilt binary: Trunk runs
 # offline and finds wasm-bindgen in ~/.cargo/bin and wasm-opt in node_modules/.bin.
 
@@ -154,8 +156,11 @@ promptscope_setup() (
     die "wasm-opt is '$(wasm-opt --version)', expected version $wasm_opt_version"
   log "wasm-opt $wasm_opt_version: $wasm_opt"
 
-  # Debian Chromium for the browser tests (playwright-core drives it; it downloads nothing).
-  if [[ -x /usr/bin/chromium && -x /usr/bin/chromedriver ]]; then
+  # Debian Chromium for the browser tests (playwright-core drives it; it
+  # downloads nothing). Serving needs no browser: --serve leaves it out.
+  if [[ "${1:-}" == "--serve" ]]; then
+    log "chromium: not needed to serve (the test command installs it)"
+  elif [[ -x /usr/bin/chromium && -x /usr/bin/chromedriver ]]; then
     log "chromium: present ($(/usr/bin/chromium --version 2>/dev/null || true))"
   else
     command -v apt-get >/dev/null || die "install Debian's chromium and chromium-driver packages"
@@ -185,10 +190,10 @@ promptscope_setup() (
 )
 
 if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
-  promptscope_setup
+  promptscope_setup "$@"
 elif [[ "${1:-}" != "--env-only" ]]; then
   # Sourced: install in a child process, where `set -e` always holds (it would
   # not inside a tested context such as `source ... || ...`), and keep the
   # environment above in the calling shell. `--env-only` skips the install.
-  bash "${BASH_SOURCE[0]}"
+  bash "${BASH_SOURCE[0]}" "$@"
 fi

@@ -123,9 +123,10 @@ def start(binary, store, log):
     p = subprocess.Popen([binary, "serve", "--listen", "127.0.0.1:0", "--models", str(store)],
                          stdout=subprocess.DEVNULL, stderr=open(log, "w"), text=True)
     for _ in range(200):
-        first = log.read_text().splitlines()[:1]
-        if first and first[0].startswith("Listening on "):
-            return p, first[0].split()[2]
+        # (a warning about the store may come first)
+        listening = [l for l in log.read_text().splitlines() if l.startswith("Listening on ")]
+        if listening:
+            return p, listening[0].split()[2]
         time.sleep(0.05)
     p.kill()
     sys.exit(f"the server did not start: {log.read_text()}")

@@ -68,6 +68,30 @@ pub fn parse_host(s: &str) -> Result<SocketAddr, String> {
         .ok_or_else(|| format!("cannot resolve {host}"))
 }
 
+/// What to say at start when the store serves no model: the folder is
+/// missing (Ollama would make it; this answers as from an empty store) or
+/// holds no model. `None` when it has models.
+pub fn store_warning(models: &str) -> Option<String> {
+    let hint = "every request for a model answers 404 (model '...' not found), as Ollama's does \
+                on an empty store; name another folder with --models DIR or OLLAMA_MODELS";
+    if !std::path::Path::new(models).exists() {
+        return Some(format!(
+            "the models directory {models} does not exist: {hint}"
+        ));
+    }
+    let opened = match engine::case::open(models) {
+        Ok(o) => o,
+        Err(e) => return Some(format!("{e}: the models cannot be read")),
+    };
+    match store::list::list(&opened.dir) {
+        Ok((listed, _)) if listed.is_empty() => Some(format!(
+            "the models directory {models} holds no models: {hint}"
+        )),
+        Ok(_) => None,
+        Err(e) => Some(format!("{models}: {e}: the models cannot be listed")),
+    }
+}
+
 /// Runs the server until the process is stopped.
 pub fn run(args: Args) -> Result<(), Failure> {
     let listen = match args.listen.or_else(|| {
@@ -102,6 +126,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 cfg.models
             );
         }
+        if let Some(why) = store_warning(&cfg.models) {
+            let _ = writeln!(err, "promptscope: warning: {why}");
+        }
         let _ = writeln!(err, "Listening on {addr} (version 0.33.0-rc2)");
         let state = server::State::new(cfg);
         server::serve(listener, state)
@@ -112,7 +139,23 @@ pub fn run(args: Args) -> Result<(), Failure> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_host;
+    use super::{parse_host, store_warning};
+
+    #[test]
+    fn a_missing_or_empty_store_is_said_at_start() {
+        let w = store_warning("/nonexistent/promptscope-models").unwrap();
+        assert!(
+            w.starts_with("the models directory /nonexistent/promptscope-models does not exist: every request for a model answers 404"),
+            "{w}"
+        );
+        let empty = std::env::temp_dir().join(format!("promptscope-empty-{}", std::process::id()));
+        std::fs::create_dir_all(&empty).unwrap();
+        let w = store_warning(empty.to_str().unwrap()).unwrap();
+        assert!(w.contains("holds no models"), "{w}");
+        std::fs::remove_dir_all(&empty).unwrap();
+        let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../store/tests/fixture/models");
+        assert_eq!(store_warning(fixture), None);
+    }
 
     #[test]
     fn hosts_as_ollama_reads_them() {

@@ -112,6 +112,25 @@ fn open(state: &State) -> Result<engine::case::Opened, Box<Response>> {
     engine::case::open(&state.cfg.models).map_err(|e| Box::new(error(500, &e)))
 }
 
+/// Whether the models directory is missing. Ollama makes it when it starts,
+/// so it answers as from an empty store: the server does the same (without
+/// making it) through an empty store in memory.
+fn store_missing(state: &State) -> bool {
+    !std::path::Path::new(&state.cfg.models).exists()
+}
+
+/// What an empty store answers for a model named `name`: Ollama's refusal
+/// (`model 'NAME' not found`, 404; or the name's own error).
+fn empty_store_refusal(name: &str) -> store::model::Refusal {
+    match store::model::load(&store::dir::MemDir::new(), name) {
+        Err(r) => r,
+        Ok(_) => store::model::Refusal {
+            status: 404,
+            message: format!("model '{name}' not found"),
+        },
+    }
+}
+
 async fn tags(AxState(state): AxState<S>) -> Response {
     let opened = match open(&state) {
         Ok(o) => o,
@@ -147,6 +166,11 @@ async fn show(AxState(state): AxState<S>, headers: HeaderMap, body: Body) -> Res
         Ok(r) => r,
         Err((s, m)) => return error(s, &m),
     };
+    if store_missing(&state) {
+        let (status, body) =
+            store::show::show_http(&store::dir::MemDir::new(), &state.cfg.models, &req);
+        return respond(status, GIN_JSON, body);
+    }
     let opened = match open(&state) {
         Ok(o) => o,
         Err(r) => return *r,
@@ -218,11 +242,15 @@ async fn v1_model(
             )
         }
     };
-    let opened = match open(&state) {
-        Ok(o) => o,
-        Err(r) => return *r,
+    let (status, shown) = if store_missing(&state) {
+        store::show::show_http(&store::dir::MemDir::new(), &state.cfg.models, &req)
+    } else {
+        let opened = match open(&state) {
+            Ok(o) => o,
+            Err(r) => return *r,
+        };
+        store::show::show_http(&opened.dir, &opened.root, &req)
     };
-    let (status, shown) = store::show::show_http(&opened.dir, &opened.root, &req);
     if status != 200 {
         let message = serde_json::from_str::<Json>(&shown)
             .ok()
@@ -259,6 +287,10 @@ async fn v1_model(
 fn model_gguf(state: &State, model: &str) -> Result<Arc<engine::gguf::Gguf>, (u16, String)> {
     if model.is_empty() {
         return Err((400, "model is required".into()));
+    }
+    if store_missing(state) {
+        let r = empty_store_refusal(model);
+        return Err((r.status, r.message));
     }
     let mut v = json!({"endpoint": "generate", "model": {"store": state.cfg.models, "name": model}, "request": {"model": model}});
     match engine::case::resolve_case(&mut v) {
@@ -514,6 +546,10 @@ fn work(
     };
     let mut case = json!({"endpoint": endpoint_name, "model": {"name": model}, "request": value,
         "env": {"OLLAMA_NO_CLOUD": if state.cfg.no_cloud { "1" } else { "" }}});
+    if !model.is_empty() && store_missing(state) {
+        let r = empty_store_refusal(&model);
+        return Err(fail_body(route, r.status, &r.message, true));
+    }
     if !model.is_empty() {
         case["model"]["store"] = json!(state.cfg.models);
         match engine::case::resolve_case(&mut case) {

@@ -203,3 +203,63 @@ fn concurrent_dry_runs_each_get_their_own_answer() {
         t.join().unwrap();
     }
 }
+
+/// A models directory that does not exist answers as an empty one (Ollama
+/// makes the folder when it starts): a named model is 404 `model 'NAME'
+/// not found` on every route, the lists are empty, and each answer is the
+/// one an existing empty folder gives, byte for byte.
+#[test]
+fn a_missing_store_answers_as_an_empty_one() {
+    let missing = start(|c| c.models = "/nonexistent/promptscope-models".into());
+    let dir = std::env::temp_dir().join(format!("promptscope-empty-store-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let empty = start(|c| c.models = dir.to_string_lossy().into_owned());
+    let chat = r#"{"model":"smollm2","messages":[{"role":"user","content":"hi"}]}"#;
+    let cases = [
+        ("POST", "/api/chat", chat),
+        (
+            "POST",
+            "/api/generate",
+            r#"{"model":"smollm2","prompt":"hi"}"#,
+        ),
+        ("POST", "/api/show", r#"{"model":"smollm2"}"#),
+        (
+            "POST",
+            "/api/tokenize",
+            r#"{"model":"smollm2","input":"hi"}"#,
+        ),
+        ("POST", "/v1/chat/completions", chat),
+        ("GET", "/v1/models/smollm2", ""),
+        ("GET", "/api/tags", ""),
+        ("GET", "/v1/models", ""),
+        (
+            "POST",
+            "/api/chat",
+            r#"{"model":"bad name!","messages":[]}"#,
+        ),
+    ];
+    for (method, path, b) in cases {
+        let got = send(
+            missing,
+            &request(method, path, &["Content-Type: application/json"], b),
+        );
+        let want = send(
+            empty,
+            &request(method, path, &["Content-Type: application/json"], b),
+        );
+        assert_eq!(
+            (status(&got), body(&got)),
+            (status(&want), body(&want)),
+            "{method} {path}"
+        );
+        assert_ne!(status(&got), 500, "{method} {path}: {got}");
+    }
+    let r = send(missing, &request("POST", "/api/chat", &[], chat));
+    assert_eq!(
+        (status(&r), body(&r)),
+        (404, r#"{"error":"model 'smollm2' not found"}"#)
+    );
+    let r = send(missing, &request("GET", "/api/tags", &[], ""));
+    assert_eq!((status(&r), body(&r)), (200, r#"{"models":[]}"#));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
