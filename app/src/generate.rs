@@ -198,6 +198,10 @@ pub struct Job {
     pub debug: bool,
     /// `num_ctx` when the request gives none.
     pub default_num_ctx: i64,
+    /// Post the logits of the prompt's last token (`{type: "logits",
+    /// values}`) before the answer: the tests compare the GPU path's with
+    /// the CPU's without evaluating the prompt a second time.
+    pub first_logits: bool,
 }
 
 impl Job {
@@ -222,6 +226,7 @@ impl Job {
             raw: endpoint == Endpoint::Generate && flag("raw") == Some(true),
             debug,
             default_num_ctx: 4096,
+            first_logits: false,
         }
     }
 
@@ -254,6 +259,7 @@ impl Job {
             "raw": self.raw,
             "debug": self.debug,
             "default_num_ctx": self.default_num_ctx,
+            "first_logits": self.first_logits,
         })
         .to_string()
     }
@@ -278,6 +284,7 @@ impl Job {
             raw: b("raw"),
             debug: b("debug"),
             default_num_ctx: v["default_num_ctx"].as_i64().unwrap_or(4096),
+            first_logits: b("first_logits"),
         })
     }
 }
@@ -623,14 +630,21 @@ impl GpuChoice {
 }
 
 /// The runner line of a model on WebGPU: the CPU model's line (the graph,
-/// the tensor types) with the CPU part replaced by the adapter, the bytes
+/// the tensor types) with the CPU part replaced by the adapter, the fused
+/// multiply-add the kernels use (`gpu::shaders::Fma::describe`), the bytes
 /// of weights on the GPU and the context its KV cache holds.
-pub fn gpu_runner_line(cpu_line: &str, adapter: &str, weight_bytes: u64, n_ctx: usize) -> String {
+pub fn gpu_runner_line(
+    cpu_line: &str,
+    adapter: &str,
+    fma: &str,
+    weight_bytes: u64,
+    n_ctx: usize,
+) -> String {
     let graph = cpu_line
         .rsplit_once(" · CPU ")
         .map_or(cpu_line, |(head, _)| head);
     format!(
-        "{graph} · WebGPU {adapter} · {} of weights on the GPU, KV cache for {n_ctx} tokens",
+        "{graph} · WebGPU {adapter} · {fma} · {} of weights on the GPU, KV cache for {n_ctx} tokens",
         mib(weight_bytes)
     )
 }
@@ -707,9 +721,16 @@ mod tests {
         let cpu =
             "gemma3 · Q5_0 ×81, Q4_K ×27 · Promptscope's decoder · CPU wasm simd128, 1 thread";
         assert_eq!(
-            gpu_runner_line(cpu, "google swiftshader fallback (features: subgroups)", 200 << 20, 2048),
+            gpu_runner_line(
+                cpu,
+                "google swiftshader fallback (features: subgroups)",
+                "the adapter's fused multiply-add (probed exact)",
+                200 << 20,
+                2048
+            ),
             "gemma3 · Q5_0 ×81, Q4_K ×27 · Promptscope's decoder · WebGPU google swiftshader \
-             fallback (features: subgroups) · 200 MiB of weights on the GPU, KV cache for 2048 tokens"
+             fallback (features: subgroups) · the adapter's fused multiply-add (probed exact) · \
+             200 MiB of weights on the GPU, KV cache for 2048 tokens"
         );
     }
 
@@ -836,6 +857,8 @@ mod tests {
         let mut job = Job::new(Endpoint::Chat, &req, "P".into(), Some("<s>".into()), true);
         assert!(!job.truncate && job.shift && !job.raw);
         job.answer = json!({"endpoint": "chat", "parser": "qwen3", "template": ""});
+        assert_eq!(Job::from_json(&job.to_json()).unwrap(), job);
+        job.first_logits = true;
         assert_eq!(Job::from_json(&job.to_json()).unwrap(), job);
         let raw = Job::new(
             Endpoint::Generate,

@@ -67,7 +67,7 @@ describe('Generate on WebGPU', { skip: process.env.PROMPTSCOPE_SKIP_PANE ? 'aske
       const runner = await page.getByTestId('generate-runner').textContent();
       assert.match(
         runner,
-        /^llama · Q4_1 ×210, F32 ×61, Q8_0 ×1 · Promptscope's decoder · WebGPU .+ \(features: .+\) · \d+ MiB of weights on the GPU, KV cache for \d+ tokens$/,
+        /^llama · Q4_1 ×210, F32 ×61, Q8_0 ×1 · Promptscope's decoder · WebGPU .+ \(features: .+\) · (the adapter's fused multiply-add \(probed exact\)|an emulated fused multiply-add \(the adapter's may round twice\)) · \d+ MiB of weights on the GPU, KV cache for \d+ tokens$/,
       );
       console.log(`generate-webgpu: ${runner}`);
       assert.equal(await page.getByTestId('generate-output').textContent(), 'The capital of Japan is Tokyo.');
@@ -117,22 +117,24 @@ describe('the WebGPU path against the CPU path', () => {
       await browser.page.goto(page.server.url);
       await browser.page.waitForFunction(() => window.pageReady);
       const prompts = goldens.map((g) => g.prompt);
-      // the first step's logits of a few prompts (each is one more prompt
-      // evaluation on SwiftShader)
-      const first = goldens.slice(0, LOGITS_OF).map((g) => g.prompt_ids);
+      // the first step's logits of the first prompts, as their generations
+      // evaluate them
       const run = (gpu) =>
-        browser.page.evaluate((a) => window.promptscopeRuns(...a), ['smollm2.gguf', prompts, N_GEN, N_CTX, 'generate-worker-relaxed', 1, gpu, first]);
+        browser.page.evaluate((a) => window.promptscopeRuns(...a), ['smollm2.gguf', prompts, N_GEN, N_CTX, 'generate-worker-relaxed', 1, gpu, null, undefined, LOGITS_OF]);
       const gpu = await run('require');
       const cpu = await run('off');
       assert.match(gpu.loaded.runner, / · WebGPU /);
       assert.equal(gpu.loaded.engine, 'webgpu');
       assert.equal(cpu.loaded.engine, 'cpu');
+      assert.equal(gpu.logits.length, LOGITS_OF);
+      assert.equal(cpu.logits.length, LOGITS_OF);
       let agree = 0;
       const report = [];
       const moves = [];
       for (let i = 0; i < prompts.length; i++) {
         const [g, c] = [gpu.runs[i], cpu.runs[i]];
         assert.equal(g.prompt_n, c.prompt_n, `prompt ${i + 1}: prompt tokens`);
+        assert.equal(g.prompt_n, goldens[i].prompt_ids.length, `prompt ${i + 1}: llama.cpp's prompt tokens`);
         const same = g.text === c.text && g.gen_n === c.gen_n;
         if (same) agree++;
         let line = `prompt ${i + 1}: ${same ? `same ${N_GEN} tokens` : `differs at character ${[...g.text].findIndex((ch, j) => ch !== [...c.text][j])}`}`;

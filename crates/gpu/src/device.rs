@@ -1,6 +1,7 @@
 //! The adapter and device, the compiled pipelines, and the small helpers
 //! every kernel's dispatch uses.
 
+use crate::shaders::Fma;
 use crate::Error;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -17,6 +18,11 @@ pub struct AdapterInfo {
     pub features: Vec<String>,
     /// Its largest storage-buffer binding, bytes.
     pub max_storage_binding: u64,
+    /// The kernels' fused multiply-add: the adapter's where the probe
+    /// found it exact, else emulated.
+    pub fma: Fma,
+    /// Why the adapter's `fma` is not used (the probe's finding), if not.
+    pub fma_probe: Option<String>,
 }
 
 /// A WebGPU device and what the model's kernels need of it.
@@ -25,6 +31,7 @@ pub struct Gpu {
     pub(crate) queue: wgpu::Queue,
     info: AdapterInfo,
     pub(crate) max_binding: u64,
+    pub(crate) fma: Fma,
     pipelines: RefCell<HashMap<String, wgpu::ComputePipeline>>,
     /// The first error the device reported outside an error scope.
     pub(crate) uncaptured: Arc<std::sync::Mutex<Option<String>>>,
@@ -32,9 +39,16 @@ pub struct Gpu {
 
 impl Gpu {
     /// The browser's WebGPU adapter (high-performance preference) and a
-    /// device with the adapter's limits. An error says why there is none
-    /// (no WebGPU in this browser or build, no adapter, no device).
+    /// device with the adapter's limits, its `fma` probed (see
+    /// [`crate::probe`]). An error says why there is none (no WebGPU in
+    /// this browser or build, no adapter, no device).
     pub async fn new() -> Result<Gpu, Error> {
+        Gpu::with_fma(None).await
+    }
+
+    /// [`Gpu::new`] with the fused multiply-add chosen rather than probed
+    /// (`Some`; the tests run both modes), or probed (`None`).
+    pub async fn with_fma(choice: Option<Fma>) -> Result<Gpu, Error> {
         let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
         desc.backends = wgpu::Backends::BROWSER_WEBGPU;
         let instance = wgpu::Instance::new(desc);
@@ -67,7 +81,7 @@ impl Gpu {
         let max_binding = limits
             .max_storage_buffer_binding_size
             .min(limits.max_buffer_size);
-        Ok(Gpu {
+        let mut gpu = Gpu {
             device,
             queue,
             info: AdapterInfo {
@@ -75,11 +89,60 @@ impl Gpu {
                 fallback: info.device_type == wgpu::DeviceType::Cpu,
                 features: feature_names(features),
                 max_storage_binding: max_binding,
+                fma: Fma::Emulated,
+                fma_probe: None,
             },
             max_binding,
+            fma: Fma::Emulated,
             pipelines: RefCell::new(HashMap::new()),
             uncaptured,
-        })
+        };
+        let fma = match choice {
+            Some(f) => f,
+            None => match gpu.probe_fma().await {
+                Ok(()) => Fma::Native,
+                Err(why) => {
+                    gpu.info.fma_probe = Some(why);
+                    Fma::Emulated
+                }
+            },
+        };
+        gpu.fma = fma;
+        gpu.info.fma = fma;
+        Ok(gpu)
+    }
+
+    /// Runs the adapter's `fma` on [`crate::probe::cases`] and compares
+    /// every result with the CPU's.
+    async fn probe_fma(&self) -> Result<(), String> {
+        let cases = crate::probe::cases();
+        let input: Vec<f32> = cases.iter().flatten().copied().collect();
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let p = self.pipeline("fma probe", crate::shaders::FMA_PROBE, "main");
+        let inb = self.floats("fma probe in", &input);
+        let out = self.scratch("fma probe out", cases.len());
+        let bind = self.bind(&p, &[(0, &inb), (1, &out)]);
+        let mut enc = self.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = enc.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&p);
+            pass.set_bind_group(0, &bind, &[]);
+            pass.dispatch_workgroups((cases.len() as u32).div_ceil(64), 1, 1);
+        }
+        self.queue.submit([enc.finish()]);
+        let got = self
+            .read(&out, (cases.len() * 4) as u64)
+            .await
+            .map_err(|e| format!("the probe could not run: {e}"))?;
+        if let Some(e) = scope.pop().await {
+            return Err(format!("the probe could not run: {e}"));
+        }
+        crate::probe::check(&cases, &got)
+    }
+
+    /// The fused multiply-add the kernels use on this device.
+    pub fn fma(&self) -> Fma {
+        self.fma
     }
 
     /// The adapter.
@@ -89,7 +152,7 @@ impl Gpu {
 
     /// The pipeline of one of the graph's kernels.
     pub(crate) fn kernel(&self, k: crate::shaders::Kernel, entry: &str) -> wgpu::ComputePipeline {
-        self.pipeline(k.name(), &k.source(), entry)
+        self.pipeline(k.name(), &k.source(self.fma), entry)
     }
 
     /// The compute pipeline of `entry` in `source`, compiled once (its bind

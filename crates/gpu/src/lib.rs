@@ -14,12 +14,15 @@
 //! command buffer.
 //!
 //! The kernels compute the CPU path's bits: its sums in its lanes' order,
-//! and llama.cpp's roundings (fused multiply-adds, correctly rounded
-//! division and square root, f16 ties-to-even) written out in
-//! `wgsl/exact.wgsl`, since WGSL promises none of them. The K-quants'
+//! and llama.cpp's roundings (correctly rounded division and square root,
+//! f16 ties-to-even) written out in `wgsl/exact.wgsl`, since WGSL promises
+//! none of them; the fused multiply-add is the adapter's where a start-up
+//! probe finds it rounded once ([`probe`]), else written out too
+//! (`wgsl/fma_emulated.wgsl`). The K-quants'
 //! products are the exception: their integer sums are the CPU's, their
 //! float sums in another order (the tests state the tolerance).
 
+pub mod probe;
 pub mod shaders;
 
 mod device;

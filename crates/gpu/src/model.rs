@@ -235,7 +235,7 @@ impl Builder<'_> {
         }
         let p = self.gpu.pipeline(
             &format!("matmul {}", w.kind.name()),
-            &shaders::matmul(w.kind),
+            &shaders::matmul(w.kind, self.gpu.fma),
             "main",
         );
         let blocks = w.cols.div_ceil(shaders::step_values(w.kind)) as u32;

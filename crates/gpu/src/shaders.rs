@@ -5,6 +5,31 @@
 
 use inference::quant::Kind;
 
+/// Where the kernels' correctly rounded fused multiply-add (`fma_rn`) comes
+/// from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fma {
+    /// The adapter's `fma`, which the start-up probe found rounded once on
+    /// every hard case (`Gpu::new`).
+    Native,
+    /// Written out from Dekker's product and TwoSums (`wgsl/fma_emulated.wgsl`):
+    /// some fifty operations instead of one, exact on any adapter.
+    Emulated,
+}
+
+impl Fma {
+    /// Both modes.
+    pub const ALL: [Fma; 2] = [Fma::Native, Fma::Emulated];
+
+    /// In words, for the runner line.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Fma::Native => "the adapter's fused multiply-add (probed exact)",
+            Fma::Emulated => "an emulated fused multiply-add (the adapter's may round twice)",
+        }
+    }
+}
+
 /// How a weight kind's activations are prepared for its matrix product.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ActFormat {
@@ -68,7 +93,7 @@ const Q5: &str = include_str!("wgsl/kinds/q5.wgsl");
 const FLOAT: &str = include_str!("wgsl/kinds/float.wgsl");
 
 /// The matrix-product shader of `kind` (entry point `main`).
-pub fn matmul(kind: Kind) -> String {
+pub fn matmul(kind: Kind, fma: Fma) -> String {
     let dot = match kind {
         Kind::Q4_0 => format!("{Q32}\n{}", include_str!("wgsl/kinds/q4_0.wgsl")),
         Kind::Q4_1 => format!("{Q32}\n{}", include_str!("wgsl/kinds/q4_1.wgsl")),
@@ -91,11 +116,28 @@ pub fn matmul(kind: Kind) -> String {
         Kind::F16 => format!("{}\n{FLOAT}", include_str!("wgsl/kinds/f16.wgsl")),
         Kind::BF16 => format!("{}\n{FLOAT}", include_str!("wgsl/kinds/bf16.wgsl")),
     };
-    format!("{}\n{EXACT}", MATMUL.replace("//@BLOCK_DOT", &dot))
+    format!(
+        "{}\n{}",
+        MATMUL.replace("//@BLOCK_DOT", &dot),
+        exact_source(fma)
+    )
 }
 
 /// The exact f16 rounding and division the kernels below use.
 const EXACT: &str = include_str!("wgsl/exact.wgsl");
+
+/// [`EXACT`] with the fused multiply-add of `fma`: what every kernel
+/// includes.
+pub fn exact_source(fma: Fma) -> String {
+    let f = match fma {
+        Fma::Native => include_str!("wgsl/fma_native.wgsl"),
+        Fma::Emulated => include_str!("wgsl/fma_emulated.wgsl"),
+    };
+    format!("{EXACT}\n{f}")
+}
+
+/// The start-up probe: `OUT[i] = fma(IN[3i], IN[3i + 1], IN[3i + 2])`.
+pub const FMA_PROBE: &str = include_str!("wgsl/fma_probe.wgsl");
 
 /// The graph's other kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,7 +180,7 @@ impl Kernel {
     }
 
     /// Its WGSL source.
-    pub fn source(self) -> String {
+    pub fn source(self, fma: Fma) -> String {
         let (body, exact) = match self {
             Kernel::Quantize => (include_str!("wgsl/quantize.wgsl"), true),
             Kernel::Norm => (include_str!("wgsl/norm.wgsl"), true),
@@ -148,21 +190,24 @@ impl Kernel {
             Kernel::Elementwise => (include_str!("wgsl/elementwise.wgsl"), true),
         };
         if exact {
-            format!("{body}\n{EXACT}")
+            format!("{body}\n{}", exact_source(fma))
         } else {
             body.to_string()
         }
     }
 }
 
-/// Every shader: a name and its source.
+/// Every shader in both [`Fma`] modes, and the probe: a name and its
+/// source.
 pub fn all() -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = inference::quant::KINDS
-        .iter()
-        .map(|&k| (format!("matmul {}", k.name()), matmul(k)))
-        .collect();
-    for k in Kernel::ALL {
-        out.push((k.name().to_string(), k.source()));
+    let mut out = vec![("fma probe".to_string(), FMA_PROBE.to_string())];
+    for fma in Fma::ALL {
+        for &k in inference::quant::KINDS {
+            out.push((format!("matmul {} {fma:?}", k.name()), matmul(k, fma)));
+        }
+        for k in Kernel::ALL {
+            out.push((format!("{} {fma:?}", k.name()), k.source(fma)));
+        }
     }
     out
 }

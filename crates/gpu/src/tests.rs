@@ -8,7 +8,7 @@
 //! magnitude of the terms summed (`Σ|w|·|x|` for a matrix product).
 
 use crate::device::Gpu;
-use crate::shaders::{self, ActFormat};
+use crate::shaders::{self, ActFormat, Fma};
 use inference::quant::{self, Kind};
 use wasm_bindgen_test::{console_log, wasm_bindgen_test};
 
@@ -99,6 +99,30 @@ async fn gpu() -> Gpu {
         .unwrap_or_else(|e| panic!("this test needs WebGPU (Chromium: --enable-unsafe-webgpu --use-webgpu-adapter=swiftshader): {e}"))
 }
 
+/// The fused multiply-adds to test: the emulated one always, the adapter's
+/// where the probe finds it exact (said on the console either way).
+async fn fma_modes() -> Vec<Fma> {
+    let probed = gpu().await;
+    console_log!(
+        "fma: {} ({})",
+        probed.fma().describe(),
+        probed
+            .info()
+            .fma_probe
+            .as_deref()
+            .unwrap_or("the probe passed")
+    );
+    let mut modes = vec![Fma::Emulated];
+    if probed.fma() == Fma::Native {
+        modes.push(Fma::Native);
+    }
+    modes
+}
+
+async fn gpu_with(fma: Fma) -> Gpu {
+    Gpu::with_fma(Some(fma)).await.unwrap()
+}
+
 fn params(gpu: &Gpu, n: usize, pos: usize) -> wgpu::Buffer {
     gpu.uniform("params", &[n as u32, pos as u32])
 }
@@ -111,7 +135,7 @@ fn run_kernel(
     buffers: &[&wgpu::Buffer],
     groups: (u32, u32, u32),
 ) {
-    run(gpu, k.name(), &k.source(), entry, buffers, groups)
+    run(gpu, k.name(), &k.source(gpu.fma), entry, buffers, groups)
 }
 
 /// One compute dispatch of `entry` with `buffers` at bindings 0, 1, ….
@@ -192,7 +216,7 @@ async fn matmul_both(
         "mm",
         &[n as u32, blocks, k as u32, n as u32, 0, 0, n as u32],
     );
-    let src = shaders::matmul(kind);
+    let src = shaders::matmul(kind, gpu.fma);
     run(
         gpu,
         &format!("matmul {}", kind.name()),
@@ -296,7 +320,7 @@ async fn wasm_exact_roundings_are_the_cpus() {
             G[2u * i] = v_expf(E[i]);
             G[2u * i + 1u] = div_rn_signed(x, 1.0 + abs(b));
         }";
-    let src = format!("{SRC}\n{}", include_str!("wgsl/exact.wgsl"));
+    let src = format!("{SRC}\n{}", shaders::exact_source(gpu.fma()));
     let xb = gpu.floats("x", &xs);
     // floats() pads one word: the kernel reads arrayLength of the padded buffer
     let y = gpu.scratch("y", 5 * (xs.len() + 1));
@@ -406,7 +430,13 @@ async fn wasm_exact_roundings_are_the_cpus() {
 /// kernel's order); the K-quants within 10⁻⁶ of `Σ|w|·|x|`.
 #[wasm_bindgen_test]
 async fn wasm_matmul_kernels_are_close_to_the_cpu_kernels() {
-    let gpu = gpu().await;
+    for fma in fma_modes().await {
+        matmul_kernels_are_close_to_the_cpu_kernels(&gpu_with(fma).await).await;
+    }
+}
+
+async fn matmul_kernels_are_close_to_the_cpu_kernels(gpu: &Gpu) {
+    console_log!("fma: {:?}", gpu.fma());
     for &kind in quant::KINDS {
         // rows of a few blocks and of many
         let ks: &[usize] = if shaders::step_values(kind) == 256 {
@@ -423,7 +453,7 @@ async fn wasm_matmul_kernels_are_close_to_the_cpu_kernels() {
             .filter(|&&k| k % kind.block_values() == 0)
             .flat_map(|&k| shapes.map(|(m, n, seed)| (k, m, n, seed)))
         {
-            let (got, want, mag) = matmul_both(&gpu, kind, (m, k, n), seed).await;
+            let (got, want, mag) = matmul_both(gpu, kind, (m, k, n), seed).await;
             let (e, i) = worst(&got, &want, &mag);
             console_log!(
                 "matmul {} m={m} k={k} n={n}: largest error {e:.2e} of Σ|w·x| (output {i}: {} vs {})",
@@ -681,9 +711,11 @@ async fn wasm_attention_is_close_to_the_cpu() {
 /// Whole tiny models of every family the GPU path runs (llama, qwen3 with
 /// q/k norms, gemma3 with sliding windows and post norms, gemma with more
 /// query heads than width, gemma2 with soft-capping; Q8_0, F16 and F32
-/// weights): the logits of a prompt and of two more tokens are the CPU's
-/// bit for bit, but gemma2's, whose tanh soft-cap is the GPU's `tanh`
-/// (within 10⁻⁶ of the largest |logit|; about 2·10⁻⁷ seen).
+/// weights), with either fused multiply-add: the logits of a prompt and of
+/// two more tokens are the CPU's bit for bit, but gemma2's, whose tanh
+/// soft-cap is the GPU's `tanh` (within 10⁻⁶ of the largest |logit|; about
+/// 2·10⁻⁷ seen). phi3's synthetic model, with heads of 16 values, is
+/// refused (the CPU runs it).
 #[wasm_bindgen_test]
 async fn wasm_tiny_models_match_the_cpu_logits() {
     let models: [(&str, &[u8]); 5] = [
@@ -708,17 +740,30 @@ async fn wasm_tiny_models_match_the_cpu_logits() {
             include_bytes!("../../inference/tests/golden/gemma2-synthetic.gguf"),
         ),
     ];
-    for (name, bytes) in models {
+    let phi3 = include_bytes!("../../inference/tests/golden/phi3-synthetic.gguf");
+    let refused =
+        crate::Model::load(inference::Model::from_bytes(phi3).unwrap(), gpu().await, 64).await;
+    match refused {
+        Err((e, _)) => assert!(e.0.contains("multiples of 32"), "{e}"),
+        Ok(_) => panic!("phi3-synthetic's 16-value heads loaded on the GPU"),
+    }
+    for fma in fma_modes().await {
+        for &(name, bytes) in &models {
+            tiny_model_matches_the_cpu_logits(name, bytes, gpu_with(fma).await).await;
+        }
+    }
+}
+
+async fn tiny_model_matches_the_cpu_logits(name: &str, bytes: &[u8], gpu: Gpu) {
+    let fma = gpu.fma();
+    let name = format!("{name} ({fma:?} fma)");
+    {
         let mut cpu = inference::Model::from_bytes(bytes).unwrap();
         let n_vocab = cpu.forward(&[1]).unwrap().len() as u32;
         cpu.reset();
-        let mut gpu = crate::Model::load(
-            inference::Model::from_bytes(bytes).unwrap(),
-            gpu().await,
-            64,
-        )
-        .await
-        .unwrap_or_else(|(e, _)| panic!("{name}: {e}"));
+        let mut gpu = crate::Model::load(inference::Model::from_bytes(bytes).unwrap(), gpu, 64)
+            .await
+            .unwrap_or_else(|(e, _)| panic!("{name}: {e}"));
         let prompt: Vec<u32> = (0..7).map(|i| (i * 5 + 2) % n_vocab).collect();
         for (step, ids) in [prompt.clone(), vec![3 % n_vocab], vec![1]]
             .into_iter()

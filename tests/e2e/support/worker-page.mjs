@@ -17,7 +17,9 @@ import { startStaticServer } from './static-server.mjs';
  * started with a pool of `threads` workers, default 2, as the Generate pane
  * starts it) on WebGPU or not (`gpu`: `off`, the default, `prefer` or
  * `require`), keeps its first `layers` layers when given (tests), gives the
- * logits after each token list of `logitsOf` (from an empty context), runs
+ * logits after each token list of `logitsOf` (from an empty context) and
+ * then, for the first `firstLogits` prompts, the logits of the prompt's
+ * last token as the generation evaluates them (no second evaluation), runs
  * each prompt once through
  * `/api/generate` raw (greedy: temperature 0) and resolves to `{loaded: {ms,
  * arch, runner, engine}, logits: [[...]], runs: [{prompt_n, prompt_ms, gen_n, gen_ms, done_reason,
@@ -30,7 +32,7 @@ async function modelFile(name) {
   return new File([await res.blob()], name);
 }
 
-window.promptscopeRuns = async (model, prompts, nGen, nCtx, build = 'generate-worker', threads = 2, gpu = 'off', logitsOf = null, layers = undefined) => {
+window.promptscopeRuns = async (model, prompts, nGen, nCtx, build = 'generate-worker', threads = 2, gpu = 'off', logitsOf = null, layers = undefined, firstLogits = 0) => {
   const worker = build.endsWith('-threads')
     ? new Worker('./app/' + build + '_loader.js?threads=' + threads, { type: 'module' })
     : new Worker('./app/' + build + '_loader.js');
@@ -57,17 +59,19 @@ window.promptscopeRuns = async (model, prompts, nGen, nCtx, build = 'generate-wo
       logits.push(Array.from((await until('logits')).values));
     }
     const runs = [];
-    for (const prompt of prompts) {
+    for (const [i, prompt] of prompts.entries()) {
       const job = {
         endpoint: 'generate', model: 'm', prompt, leading_bos: null,
         options: { temperature: 0, num_predict: nGen, num_ctx: nCtx },
         truncate: true, shift: true, raw: true, debug: false, default_num_ctx: 4096,
+        first_logits: i < firstLogits,
       };
       worker.postMessage({ type: 'generate', json: JSON.stringify(job) });
       let text = '', last = null;
       const pieces = [];
       for (;;) {
         const m = await next();
+        if (m.type === 'logits') logits.push(Array.from(m.values));
         if (m.type === 'piece') pieces.push(m.text);
         if (m.type === 'chunk') { last = JSON.parse(m.json); text += last.response ?? ''; }
         if (m.type === 'done') break;

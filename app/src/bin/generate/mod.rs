@@ -266,6 +266,7 @@ async fn load(
                 runner = generate::gpu_runner_line(
                     &m.cpu().runner().line(),
                     adapter.as_ref().map_or("WebGPU", |a| a.0.as_str()),
+                    m.gpu().info().fma.describe(),
                     m.weight_bytes(),
                     m.n_ctx(),
                 );
@@ -399,6 +400,12 @@ async fn generate_with(
     l.model.set_n_ctx(g.n_ctx());
     l.model.reset();
     let logits = l.model.forward(prompt).await?;
+    if job.first_logits {
+        post(&[
+            ("type", "logits".into()),
+            ("values", js_sys::Float32Array::from(&logits[..]).into()),
+        ]);
+    }
     g.prompt_evaluated(logits, clock().saturating_sub(t0));
     let mut debug = job.debug.then(|| {
         serde_json::json!({"rendered_template": job.prompt, "options": options.to_json(), "seed": g.seed(),
