@@ -131,6 +131,23 @@ fn empty_store_refusal(name: &str) -> store::model::Refusal {
     }
 }
 
+/// `ShowHandler`'s status and body for `req` over the store (an empty one
+/// where the folder is missing).
+fn show_in_store(
+    state: &State,
+    req: &store::show::ShowRequest,
+) -> Result<(u16, String), Box<Response>> {
+    if store_missing(state) {
+        return Ok(store::show::show_http(
+            &store::dir::MemDir::new(),
+            &state.cfg.models,
+            req,
+        ));
+    }
+    let opened = open(state)?;
+    Ok(store::show::show_http(&opened.dir, &opened.root, req))
+}
+
 async fn tags(AxState(state): AxState<S>) -> Response {
     let opened = match open(&state) {
         Ok(o) => o,
@@ -166,17 +183,10 @@ async fn show(AxState(state): AxState<S>, headers: HeaderMap, body: Body) -> Res
         Ok(r) => r,
         Err((s, m)) => return error(s, &m),
     };
-    if store_missing(&state) {
-        let (status, body) =
-            store::show::show_http(&store::dir::MemDir::new(), &state.cfg.models, &req);
-        return respond(status, GIN_JSON, body);
+    match show_in_store(&state, &req) {
+        Ok((status, body)) => respond(status, GIN_JSON, body),
+        Err(r) => *r,
     }
-    let opened = match open(&state) {
-        Ok(o) => o,
-        Err(r) => return *r,
-    };
-    let (status, body) = store::show::show_http(&opened.dir, &opened.root, &req);
-    respond(status, GIN_JSON, body)
 }
 
 fn owned_by(id: &str) -> String {
@@ -242,14 +252,9 @@ async fn v1_model(
             )
         }
     };
-    let (status, shown) = if store_missing(&state) {
-        store::show::show_http(&store::dir::MemDir::new(), &state.cfg.models, &req)
-    } else {
-        let opened = match open(&state) {
-            Ok(o) => o,
-            Err(r) => return *r,
-        };
-        store::show::show_http(&opened.dir, &opened.root, &req)
+    let (status, shown) = match show_in_store(&state, &req) {
+        Ok(s) => s,
+        Err(r) => return *r,
     };
     if status != 200 {
         let message = serde_json::from_str::<Json>(&shown)
