@@ -57,6 +57,9 @@ impl Gguf {
                 .filter(|t| !t.is_empty())
                 .map(str::to_string);
         }
+        if m.chat_template.is_none() && m.compat_chat_template.is_none() {
+            m.compat_chat_template = self.vocab.ollama_compat_chat_template().map(str::to_string);
+        }
         m.bos_token = self.vocab.bos_text().unwrap_or_default();
         m.eos_token = self.vocab.eos_text().unwrap_or_default();
         m.add_bos = self.vocab.add_bos();

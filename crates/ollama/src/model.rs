@@ -30,6 +30,10 @@ pub struct Model {
     pub capabilities: Vec<String>,
     /// The GGUF's `tokenizer.chat_template` (Jinja), if any.
     pub chat_template: Option<String>,
+    /// The template Ollama's `llama/compat` layer gives llama-server when
+    /// the GGUF has none (Ollama-format gemma3 files: `handle_gemma3`).
+    /// Ollama's Go side never sees it; native chats render with it.
+    pub compat_chat_template: Option<String>,
     /// The vocabulary's BOS token text, as native templates see `bos_token`.
     pub bos_token: String,
     /// The vocabulary's EOS token text, as native templates see `eos_token`.
@@ -581,9 +585,29 @@ impl Loaded {
             || self.uses_go_template()
     }
 
-    /// Whether the prompt comes from the GGUF chat template (native mode).
+    /// Whether `/api/generate`'s chat-like flow renders natively (the GGUF
+    /// has a chat template and Ollama does not render: routes.go's
+    /// `m.HasChatTemplate && chatModeForModel(m) == native`).
     pub fn native(&self) -> bool {
         !self.ollama_renders() && !self.chat_template().is_empty()
+    }
+
+    /// Whether `/api/chat` goes to llama-server (`chatModeForModel`):
+    /// whenever Ollama does not render, with or without a GGUF chat
+    /// template. Without one, llama-server renders with what it loaded
+    /// instead ([`Loaded::server_chat_template`]).
+    pub fn native_chat(&self) -> bool {
+        !self.ollama_renders()
+    }
+
+    /// The template llama-server renders native chats with: the GGUF's,
+    /// else the one Ollama's compat layer injected, else empty (llama.cpp
+    /// falls back to ChatML).
+    pub fn server_chat_template(&self) -> &str {
+        match self.chat_template() {
+            "" => self.model.compat_chat_template.as_deref().unwrap_or(""),
+            t => t,
+        }
     }
 
     /// `selectedTemplateSource`.
@@ -631,7 +655,7 @@ impl Loaded {
         }
         if !self.has_go_template {
             return if self.chat_template().is_empty() {
-                "no TEMPLATE and no GGUF chat template: Ollama's default {{ .Prompt }}".into()
+                self.no_template_rule("no TEMPLATE and no GGUF chat template")
             } else {
                 "no TEMPLATE: llama-server renders the GGUF chat template (native mode)".into()
             };
@@ -642,8 +666,9 @@ impl Loaded {
             }
             GoTemplateEnv::False => {
                 if self.chat_template().is_empty() {
-                    "OLLAMA_GO_TEMPLATE is false and there is no GGUF chat template: no template"
-                        .into()
+                    self.no_template_rule(
+                        "OLLAMA_GO_TEMPLATE is false and there is no GGUF chat template",
+                    )
                 } else {
                     "OLLAMA_GO_TEMPLATE is false: the GGUF chat template is used (native mode)"
                         .into()
@@ -663,6 +688,19 @@ impl Loaded {
                 }
             }
         }
+    }
+
+    /// Where the prompt comes from when neither the Go side nor the GGUF
+    /// has a template.
+    fn no_template_rule(&self, why: &str) -> String {
+        let server = if self.model.compat_chat_template.is_some() {
+            "the Gemma 3 template Ollama's compat layer gives this Ollama-format gemma3 file"
+        } else {
+            "its fallback, ChatML"
+        };
+        format!(
+            "{why}: /api/chat goes to llama-server, which renders with {server}; /api/generate uses Ollama's default {{{{ .Prompt }}}}"
+        )
     }
 
     /// `Model.Capabilities()`, with where each came from.

@@ -760,7 +760,7 @@ fn chat(model: &Model, mut req: ChatRequest, settings: &Settings, ex: &mut Expla
             loaded.model.parser = "harmony".into();
         }
     }
-    if loaded.native() {
+    if loaded.native_chat() {
         ex.messages = notes;
         let truncate =
             (req.truncate != Some(false)).then(|| num_ctx(&req.options, settings, model));
@@ -1030,7 +1030,7 @@ fn native(
 ) -> R<Rendered> {
     let m = &loaded.model;
     let input = crate::native::NativeInput {
-        chat_template: m.chat_template.as_deref().unwrap_or(""),
+        chat_template: loaded.server_chat_template(),
         bos_token: &m.bos_token,
         eos_token: &m.eos_token,
         messages: msgs,
@@ -1167,7 +1167,7 @@ pub fn answer_setup(
                 },
                 req.messages.last().cloned(),
                 false,
-                loaded.native(),
+                loaded.native_chat(),
             )
         }
         Endpoint::Generate => {

@@ -173,3 +173,92 @@ fn renderer_or_parser_disable_the_heuristic() {
     assert!(!l.prefer_chat_template());
     assert!(l.ollama_renders());
 }
+
+/// No Go TEMPLATE, no RENDERER or PARSER and no GGUF chat template:
+/// `chatModeForModel` still says native, so `/api/chat` goes to
+/// llama-server, which renders with what it loaded: ChatML (llama.cpp's
+/// fallback), or for an Ollama-format gemma3 file the Gemma 3 template
+/// Ollama's compat layer injected. `/api/generate` needs `HasChatTemplate`
+/// for its native flow, and keeps `{{ .Prompt }}`.
+#[test]
+fn no_template_at_all_chats_through_llama_servers_own() {
+    use ollama::server::{render, Endpoint, Settings};
+    use serde_json::json;
+    let settings = Settings {
+        date: Date::new(2026, 11, 30),
+        ..Settings::default()
+    };
+    let chat = json!({"model": "demo", "messages": [
+        {"role": "user", "content": " hi "},
+        {"role": "assistant", "content": "hello"},
+        {"role": "user", "content": "and?"}
+    ]});
+    let gen = json!({"model": "demo", "prompt": "hi"});
+    let mut m = model(None, None);
+    m.bos_token = "<bos>".into();
+    assert_eq!(source(&m, None), Source::None);
+
+    let r = render(Endpoint::Chat, &m, &chat, &settings).unwrap();
+    assert_eq!(
+        r.prompt.as_deref(),
+        Some("<|im_start|>user\n hi <|im_end|>\n<|im_start|>assistant\nhello<|im_end|>\n<|im_start|>user\nand?<|im_end|>\n<|im_start|>assistant\n")
+    );
+    assert_eq!(r.explain.branch, "native");
+    assert_eq!(r.explain.source, "none");
+    assert!(
+        r.explain.source_rule.contains("ChatML"),
+        "{}",
+        r.explain.source_rule
+    );
+    let r = render(Endpoint::Generate, &m, &gen, &settings).unwrap();
+    assert_eq!(r.prompt.as_deref(), Some("hi"));
+
+    // The same with OLLAMA_GO_TEMPLATE=false and a Go TEMPLATE: it is not
+    // used, and llama-server renders.
+    let mut off = m.clone();
+    off.template = Some(GO_PLAIN.into());
+    let settings_off = Settings {
+        date: Date::new(2026, 11, 30),
+        go_template_env: GoTemplateEnv::False,
+        ..Settings::default()
+    };
+    let r = render(Endpoint::Chat, &off, &chat, &settings_off).unwrap();
+    assert!(r.prompt.unwrap().starts_with("<|im_start|>user\n hi "));
+
+    // An Ollama-format gemma3 file: Gemma 3's template, with its checks.
+    m.compat_chat_template = Some(tokenizer::GEMMA3_CHAT_TEMPLATE.into());
+    let r = render(Endpoint::Chat, &m, &chat, &settings).unwrap();
+    assert_eq!(
+        r.prompt.as_deref(),
+        Some("<bos><start_of_turn>user\nhi<end_of_turn>\n<start_of_turn>model\nhello<end_of_turn>\n<start_of_turn>user\nand?<end_of_turn>\n<start_of_turn>model\n")
+    );
+    assert!(
+        r.explain.source_rule.contains("Gemma 3"),
+        "{}",
+        r.explain.source_rule
+    );
+    let sys = json!({"model": "demo", "messages": [
+        {"role": "system", "content": "s"}, {"role": "user", "content": "u"}
+    ]});
+    // The template refuses a system role; llama.cpp's polyfill puts it in
+    // the first user message first, so the template never sees one.
+    let r = render(Endpoint::Chat, &m, &sys, &settings).unwrap();
+    assert_eq!(
+        r.prompt.as_deref(),
+        Some("<bos><start_of_turn>user\ns\nu<end_of_turn>\n<start_of_turn>model\n")
+    );
+    let twice = json!({"model": "demo", "messages": [
+        {"role": "user", "content": "a"}, {"role": "user", "content": "b"}
+    ]});
+    let err = render(Endpoint::Chat, &m, &twice, &settings).unwrap_err();
+    assert_eq!(err.status, 400);
+    assert!(
+        err.message.contains(
+            "Jinja Exception: Conversation roles must alternate user/assistant/user/assistant/..."
+        ),
+        "{}",
+        err.message
+    );
+    let r = render(Endpoint::Generate, &m, &gen, &settings).unwrap();
+    assert_eq!(r.prompt.as_deref(), Some("hi"));
+}

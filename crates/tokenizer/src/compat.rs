@@ -23,6 +23,12 @@ pub(crate) struct Overlay {
     pub vocab_limit: Option<usize>,
     /// gemma3n: `<0xXX>` tokens become BYTE and `<unused...>` NORMAL.
     pub gemma3n_types: bool,
+    /// `tokenizer.ggml.precompiled_charsmap` decoded from an array of
+    /// one-character base64 strings (`handle_snowflake_arctic_embed2`).
+    pub charsmap: Option<Vec<u8>>,
+    /// `tokenizer.chat_template` injected where the file has none
+    /// (`handle_gemma3`); llama-server then renders with it.
+    pub chat_template: Option<&'static str>,
     /// The handlers that applied, by Ollama's name (`handle_gemma4`, ...).
     pub applied: Vec<&'static str>,
 }
@@ -160,9 +166,15 @@ pub(crate) fn ollama_overlay(file: &GgufFile) -> Overlay {
     }
     if arch_name == "gemma3" && detect_gemma3(&v) {
         v.ov.applied.push("handle_gemma3");
+        if !v.has_key("tokenizer.chat_template") {
+            v.ov.chat_template = Some(GEMMA3_CHAT_TEMPLATE);
+        }
         if let Some(rows) = v.rows("token_embd.weight") {
             limit(&mut v.ov, rows);
         }
+    }
+    if arch_name == "bert" {
+        arctic_embed2_charsmap(&mut v);
     }
     if arch_name == "gemma3n" {
         let te = v.rows("token_embd.weight");
@@ -244,6 +256,80 @@ pub(crate) fn ollama_overlay(file: &GgufFile) -> Overlay {
         }
     }
     v.ov
+}
+
+/// The chat template `handle_gemma3` injects into Ollama-format gemma3
+/// files that carry none (`kGemma3ChatTemplate`, Ollama v0.33.0-rc2
+/// `llama/compat/llama-ollama-compat.cpp`): Gemma 3's instruction template,
+/// one line, text only. Ollama's Go side never sees it (it reads the file
+/// itself), but the llama-server it starts renders native chats with it.
+pub const GEMMA3_CHAT_TEMPLATE: &str = concat!(
+    "{{ bos_token }}",
+    "{% if messages[0]['role'] == 'system' %}{{ raise_exception('System role not supported') }}{% endif %}",
+    "{% for message in messages %}",
+    "{% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}",
+    "{{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}{% endif %}",
+    "{% if (message['role'] == 'assistant') %}{% set role = 'model' %}{% else %}{% set role = message['role'] %}{% endif %}",
+    "{{ '<start_of_turn>' + role + '\\n' + message['content'] | trim + '<end_of_turn>\\n' }}",
+    "{% endfor %}",
+    "{% if add_generation_prompt %}{{'<start_of_turn>model\\n'}}{% endif %}",
+);
+
+/// `handle_snowflake_arctic_embed2`: a `bert` file with the `t5`
+/// tokenizer whose `precompiled_charsmap` is an array of one-character
+/// strings (base64 text) gets it as the bytes they encode. Anything else
+/// (an entry longer than one character, a character outside base64, an
+/// empty result) leaves the key as it is, and llama.cpp's loader then
+/// refuses its type.
+fn arctic_embed2_charsmap(v: &mut View<'_>) {
+    if !v.str_equals("tokenizer.ggml.model", "t5") {
+        return;
+    }
+    let Some(Value::Array(gguf_meta::Array::String(items))) =
+        v.file.get("tokenizer.ggml.precompiled_charsmap")
+    else {
+        return;
+    };
+    let mut encoded = Vec::with_capacity(items.len());
+    for s in items {
+        match c_str(s.as_bytes()) {
+            [c] => encoded.push(*c),
+            _ => return,
+        }
+    }
+    if let Some(decoded) = decode_base64(&encoded).filter(|d| !d.is_empty()) {
+        v.ov.applied.push("handle_snowflake_arctic_embed2");
+        v.ov.charsmap = Some(decoded);
+    }
+}
+
+/// `decode_base64` as Ollama's compat layer writes it: stops at the first
+/// `=`, refuses any other character outside the alphabet, and drops the
+/// bits of a trailing partial byte.
+fn decode_base64(encoded: &[u8]) -> Option<Vec<u8>> {
+    let mut value: u32 = 0;
+    let mut bits: i32 = -8;
+    let mut out = Vec::with_capacity(encoded.len() * 3 / 4);
+    for &c in encoded {
+        if c == b'=' {
+            break;
+        }
+        let d = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        };
+        value = (value << 6) | u32::from(d);
+        bits += 6;
+        if bits >= 0 {
+            out.push((value >> bits) as u8);
+            bits -= 8;
+        }
+    }
+    Some(out)
 }
 
 fn limit(ov: &mut Overlay, rows: u64) {

@@ -69,6 +69,7 @@ mod unicode_data;
 mod unordered;
 mod vocab;
 
+pub use compat::GEMMA3_CHAT_TEMPLATE;
 pub use error::{Error, ErrorKind};
 pub use pre::PreType;
 pub use vocab::{LoadOptions, TokenAttr, Vocab, VocabType};
@@ -258,6 +259,12 @@ impl Vocab {
     /// loaded without [`LoadOptions::ollama_compat`] or when none applied.
     pub fn ollama_compat_applied(&self) -> &[&'static str] {
         &self.compat_applied
+    }
+
+    /// The chat template Ollama's compat layer gives a file that has none
+    /// (`handle_gemma3`): what its llama-server renders native chats with.
+    pub fn ollama_compat_chat_template(&self) -> Option<&'static str> {
+        self.compat_chat_template
     }
 
     /// The llama.cpp build the vocabulary was loaded as.

@@ -202,6 +202,7 @@ pub struct Vocab {
     pub(crate) cache_special: Vec<u32>,
     pub(crate) special_trie: SpecialTrie,
     pub(crate) compat_applied: Vec<&'static str>,
+    pub(crate) compat_chat_template: Option<&'static str>,
     /// The llama.cpp build the vocabulary was loaded as, and the rows of
     /// its change table the load consulted.
     pub(crate) build: changes::Build,
@@ -453,6 +454,7 @@ impl Vocab {
             let key = "tokenizer.ggml.precompiled_charsmap";
             match meta.get(key) {
                 None => None,
+                Some(_) if meta.ov.charsmap.is_some() => meta.ov.charsmap.clone(),
                 Some(Value::Array(Array::U8(b))) => Some(b.clone()),
                 Some(Value::Array(Array::I8(b))) => Some(b.iter().map(|&x| x as u8).collect()),
                 Some(_) => return Err(Error::load(format!("invalid gguf type for {key}"))),
@@ -711,6 +713,7 @@ impl Vocab {
             cache_special: Vec::new(),
             special_trie: SpecialTrie::default(),
             compat_applied: meta.ov.applied.clone(),
+            compat_chat_template: meta.ov.chat_template,
             build: options.build,
             build_rules_applied: Vec::new(),
             treat_whitespace_as_suffix: false,

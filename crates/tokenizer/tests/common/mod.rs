@@ -245,6 +245,7 @@ pub enum Kv {
     I32s(Vec<i32>),
     F32s(Vec<f32>),
     U8s(Vec<u8>),
+    F32(f32),
 }
 
 fn put_str(out: &mut Vec<u8>, s: &[u8]) {
@@ -273,6 +274,10 @@ pub fn gguf_bytes(kvs: &[(&str, Kv)]) -> Vec<u8> {
             Kv::I32(n) => {
                 out.extend_from_slice(&5u32.to_le_bytes());
                 out.extend_from_slice(&n.to_le_bytes());
+            }
+            Kv::F32(x) => {
+                out.extend_from_slice(&6u32.to_le_bytes());
+                out.extend_from_slice(&x.to_le_bytes());
             }
             Kv::Bool(b) => {
                 out.extend_from_slice(&7u32.to_le_bytes());
@@ -351,7 +356,7 @@ fn kv_end(kvs: &[(&str, Kv)]) -> usize {
         n += 8 + key.len() + 4;
         n += match v {
             Kv::Str(s) => 8 + s.len(),
-            Kv::U32(_) | Kv::I32(_) => 4,
+            Kv::U32(_) | Kv::I32(_) | Kv::F32(_) => 4,
             Kv::Bool(_) => 1,
             Kv::Strs(v) => 12 + v.iter().map(|s| 8 + s.len()).sum::<usize>(),
             Kv::I32s(v) => 12 + 4 * v.len(),
