@@ -132,19 +132,27 @@ promptscope_setup() (
       cargo install --locked trunk --version "$trunk_version" --no-default-features
   fi
 
-  # npm packages, exactly as in package-lock.json.
-  if node -e '
+  # npm packages, exactly as in package-lock.json: serving needs only the
+  # dependencies (binaryen); the tests also the devDependencies
+  # (playwright-core, axe-core, @wllama/wllama).
+  local npm_scope=all npm_omit=()
+  if [[ "${1:-}" == "--serve" ]]; then
+    npm_scope=serve
+    npm_omit=(--omit=dev)
+  fi
+  if NPM_SCOPE=$npm_scope node -e '
       const lock = require("./package-lock.json");
       for (const [key, entry] of Object.entries(lock.packages)) {
         if (!key.startsWith("node_modules/")) continue;
+        if (process.env.NPM_SCOPE === "serve" && entry.dev) continue;
         let have;
         try { have = require("./" + key + "/package.json").version; } catch { process.exit(1); }
         if (have !== entry.version) process.exit(1);
       }' 2>/dev/null; then
-    log "npm packages: present"
+    log "npm packages ($npm_scope): present"
   else
-    log "installing npm packages (npm ci)"
-    npm ci --no-audit --no-fund
+    log "installing npm packages ($npm_scope: npm ci ${npm_omit[*]})"
+    npm ci --no-audit --no-fund "${npm_omit[@]}"
   fi
 
   # Trunk must pick npm binaryen's wasm-opt from node_modules/.bin.

@@ -176,9 +176,38 @@ pub fn visible_whitespace(text: &str) -> String {
     out
 }
 
+/// A token of the token diff as drawn: its whitespace made visible, every
+/// newline as `↵` inside the token, and whether a line break follows it
+/// (one, however many newlines it holds: a `"\n\n"` token is `↵↵` then a
+/// break, not a mark, a break and a mark).
+pub fn token_label(piece: &str) -> (String, bool) {
+    let label = visible_whitespace(piece).replace("↵\n", "↵");
+    (label, piece.contains('\n'))
+}
+
+/// The classes of a token in the token diff: only deleted and inserted
+/// tokens are tinted; equal ones are outlined, as plain text.
+pub fn token_class(op: Op) -> &'static str {
+    match op {
+        Op::Equal => "tok same",
+        Op::Delete => "tok diff-del",
+        Op::Insert => "tok diff-ins",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tokens_draw_newlines_inside_and_break_once() {
+        assert_eq!(token_label("\n\n"), ("↵↵".to_string(), true));
+        assert_eq!(token_label(" a\tb"), ("·a→b".to_string(), false));
+        assert_eq!(token_label("x\ny"), ("x↵y".to_string(), true));
+        assert_eq!(token_class(Op::Equal), "tok same");
+        assert!(token_class(Op::Insert).contains("diff-ins"));
+        assert!(token_class(Op::Delete).contains("diff-del"));
+    }
 
     fn apply(a: &str, b: &str) {
         let spans = diff_chars(a, b);

@@ -450,6 +450,38 @@ pub fn by_id(id: &str) -> Option<&'static Example> {
     EXAMPLES.iter().find(|e| e.id == id)
 }
 
+/// Whether replacing the TEMPLATE `old` by `new` takes an example's SYSTEM
+/// with it: `old` is an example's own template, `system` is still that
+/// example's SYSTEM, and `new` replaces the template rather than edits it
+/// (what `new` keeps of `old`, as common prefix and suffix, is under half of
+/// `old`). A user who pastes their own template does not want the demo's
+/// system prompt injected into it and written into their Modelfile.
+pub fn template_drops_example_system(old: &str, new: &str, system: &str) -> bool {
+    if system.is_empty() || old == new {
+        return false;
+    }
+    let from_example = EXAMPLES
+        .iter()
+        .any(|e| e.template == Some(old) && e.system == system);
+    if !from_example {
+        return false;
+    }
+    let prefix = old
+        .bytes()
+        .zip(new.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let max_suffix = old.len().min(new.len()) - prefix;
+    let suffix = old
+        .bytes()
+        .rev()
+        .zip(new.bytes().rev())
+        .take(max_suffix)
+        .take_while(|(a, b)| a == b)
+        .count();
+    (prefix + suffix) * 2 < old.len()
+}
+
 /// The example shown on a first visit.
 pub const DEFAULT_ID: &str = "chatml";
 
@@ -464,6 +496,36 @@ mod tests {
     use crate::engine;
 
     const TODAY: &str = "2025-06-15";
+
+    #[test]
+    fn a_pasted_template_drops_the_examples_system_an_edit_keeps_it() {
+        let demo = default_state();
+        let (old, system) = (&demo.model.template, &demo.model.system);
+        assert!(!system.is_empty());
+        // pasted over the whole field
+        assert!(template_drops_example_system(old, "{{ .Prompt }}", system));
+        assert!(template_drops_example_system(old, "", system));
+        // typed into it, or a line appended
+        let mut typed = old.clone();
+        typed.insert(10, 'x');
+        assert!(!template_drops_example_system(old, &typed, system));
+        assert!(!template_drops_example_system(
+            old,
+            &format!("{old}\n{{{{ .Prompt }}}}"),
+            system
+        ));
+        // a SYSTEM the user changed stays, and so does any SYSTEM of a template not from an example
+        assert!(!template_drops_example_system(
+            old,
+            "{{ .Prompt }}",
+            "Be brief."
+        ));
+        assert!(!template_drops_example_system(
+            "{{ .System }}",
+            "{{ .Prompt }}",
+            system
+        ));
+    }
 
     #[test]
     fn ids_are_unique_and_requests_parse() {

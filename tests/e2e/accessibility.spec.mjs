@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import { eventually } from './support/app-page.mjs';
+import { anyGguf } from './support/fixtures.mjs';
 import { ROOT, TEST_TIMEOUT, useAppServer, withApp } from './support/harness.mjs';
 
 const server = useAppServer();
@@ -67,6 +68,45 @@ describe('accessibility', () => {
           assert.deepEqual(violations, [], JSON.stringify(violations, null, 1));
         },
         { colorScheme: theme },
+      );
+    });
+  }
+
+  // Each view a user reaches at 1400×900, as they reach it: the first
+  // screen, the Examples menu, "More", the Modelfile paste box, a GGUF with
+  // its metadata, Compare, Generate and Answer in view.
+  for (const theme of ['light', 'dark']) {
+    test(`axe: every view of the first five minutes, ${theme} theme`, { timeout: TEST_TIMEOUT }, async () => {
+      await withApp(
+        server(),
+        async (app) => {
+          const page = app.page;
+          const views = [];
+          const check = async (view) => {
+            const violations = await axe(page);
+            if (violations.length) views.push({ view, violations });
+          };
+          await check('first screen');
+          await page.getByTestId('examples-menu').locator('summary').click();
+          await check('examples menu');
+          await app.loadExample('chatml');
+          await app.openMore();
+          await check('more');
+          await page.getByTestId('source-modelfile').click();
+          await check('modelfile paste');
+          await page.getByTestId('gguf-input').setInputFiles(anyGguf());
+          await eventually(async () => /read .* of /.test(await page.getByTestId('gguf-status').textContent()), { timeout: 60_000 });
+          await page.getByTestId('nav-gguf').click();
+          await page.getByTestId('gguf-metadata').locator('summary').first().click();
+          await check('gguf metadata');
+          for (const nav of ['nav-compare', 'nav-generate', 'nav-answer']) {
+            await page.getByTestId(nav).click();
+            if (nav === 'nav-compare') await page.getByTestId('compare-toggle').click();
+            await check(nav);
+          }
+          assert.deepEqual(views, [], JSON.stringify(views, null, 1));
+        },
+        { colorScheme: theme, viewport: { width: 1400, height: 900 } },
       );
     });
   }

@@ -70,6 +70,7 @@ function pane(app) {
 /** Sets the model (TEMPLATE and PARSER), the request and the model's output. */
 async function setUp(app, { template, parser = '', request, output, chunks }) {
   await app.setTemplate(template);
+  await app.openMore();
   await app.parserSelect.selectOption(parser);
   await app.setRequest(request);
   const p = pane(app);
@@ -207,6 +208,7 @@ describe('the Answer pane', () => {
       // Ollama's harmony rule picks the harmony parser all the same
       await p.input.fill(HARMONY_ANSWER);
       await app.parserSelect.selectOption('');
+      await app.openMore();
       await app.page.locator('#model-family').fill('gpt-oss');
       await eventually(async () => assert.equal(await p.parser.textContent(), 'harmony'));
       await eventually(async () => assert.equal(await p.thinking.textContent(), 'Let me think.'));

@@ -28,6 +28,7 @@ describe('compare pane', () => {
       assert.match(await diff.locator('del').first().textContent(), /^\[go\]/);
 
       // Two versions of the Go TEMPLATE (forced on so that edits show).
+      await app.openMore();
       await app.goTemplateEnv.selectOption('true');
       await id('compare-mode').selectOption('version');
       await eventually(async () => assert.ok(await id('compare-note').isVisible()));
@@ -60,14 +61,26 @@ describe('compare pane', () => {
     await withApp(server(), async (app) => {
       await app.loadExample('gguf-wins');
       const id = (name) => app.root.getByTestId(name);
+      // a difference between the two sides, so that some tokens change
+      await app.setTemplate(`[go] ${await app.templateText()}`);
       await id('gguf-input').setInputFiles(anyGguf());
       await eventually(async () => assert.match(await id('gguf-status').textContent(), /read .* of /), {
         timeout: 60_000,
       });
       await id('compare-toggle').click();
       await eventually(async () => assert.match(await id('compare-token-counts').textContent(), /^A: \d+ tokens, B: \d+ tokens$/));
-      assert.ok((await id('compare-token-diff').locator('span.tok').count()) > 0);
-      assert.match(await id('compare-token-diff').locator('span.tok').first().getAttribute('title'), /^\d+: /);
+      const tokens = id('compare-token-diff').locator('span.tok');
+      assert.ok((await tokens.count()) > 0);
+      assert.match(await tokens.first().getAttribute('title'), /^\d+: /);
+      // Only what differs is tinted: an unchanged token has no background.
+      const same = id('compare-token-diff').locator('span.tok.same').first();
+      assert.equal(await same.evaluate((el) => getComputedStyle(el).backgroundColor), 'rgba(0, 0, 0, 0)');
+      const changed = id('compare-token-diff').locator('span.diff-ins, span.diff-del').first();
+      assert.notEqual(await changed.evaluate((el) => getComputedStyle(el).backgroundColor), 'rgba(0, 0, 0, 0)');
+      // A token's newlines are marks inside it; one line break follows it.
+      for (const text of await tokens.allTextContents()) assert.ok(!text.includes('\n'), JSON.stringify(text));
+      // Keeping a version means nothing between the two engines.
+      assert.equal(await id('compare-keep').count(), 0);
     });
   });
 });

@@ -28,6 +28,7 @@ describe('context and cache', () => {
   test('two stages: messages dropped, then the runner cuts the middle, marked in the prompt', { timeout: TEST_TIMEOUT }, async () => {
     await withApp(server(), async (app) => {
       await app.loadExample('chatml');
+      await app.openMore();
       await app.page.locator('#model-date').fill('2025-06-15');
       await loadGguf(app);
       const body = await app.requestJson();
@@ -65,6 +66,7 @@ describe('context and cache', () => {
   test('cache view: a renderer that drops old thinking breaks the cache at the earlier reply', { timeout: TEST_TIMEOUT }, async () => {
     await withApp(server(), async (app) => {
       await app.loadExample('renderer');
+      await app.openMore();
       await app.page.locator('#renderer-select').selectOption('qwen3.5');
       await app.page.locator('#parser-select').selectOption('qwen3.5');
       await loadGguf(app);

@@ -50,7 +50,7 @@ describe('explain pane', () => {
       assert.match(await app.explainBranch.textContent(), /^renderer/);
       await app.loadExample('gguf-wins');
       await eventually(async () => assert.equal(await app.selectedPath.textContent(), 'gguf_chat_template'));
-      assert.match(await app.selectedRule.textContent(), /GGUF chat template has more capabilities/);
+      assert.match(await app.selectedRule.textContent(), /the GGUF chat template can do more than the Go TEMPLATE \(GGUF: tools; Go: none\): the GGUF chat template is preferred/);
       assert.match(await app.explainBranch.textContent(), /^native/);
       // llama-server's rendering of the Jinja template, at the build Ollama compiles
       await eventually(async () => assert.match(await app.promptText(), /<\|im_start\|>user\nHi!<\|im_end\|>/));
@@ -62,6 +62,7 @@ describe('explain pane', () => {
       assert.equal(await app.selectedPath.textContent(), 'gguf_chat_template');
       await app.thinkSelect.selectOption('false');
       // OLLAMA_GO_TEMPLATE=true forces the Go TEMPLATE back.
+      await app.openMore();
       await app.goTemplateEnv.selectOption('true');
       await eventually(async () => assert.equal(await app.selectedPath.textContent(), 'go_template'));
       assert.match(await app.selectedRule.textContent(), /OLLAMA_GO_TEMPLATE is true/);
@@ -88,6 +89,7 @@ describe('explain pane', () => {
 
   test('a renderer picked from the list takes over', { timeout: TEST_TIMEOUT }, async () => {
     await withApp(server(), async (app) => {
+      await app.openMore();
       await app.rendererSelect.selectOption('qwen3-coder');
       await eventually(async () => assert.equal(await app.selectedPath.textContent(), 'renderer'));
       assert.match(await app.selectedRule.textContent(), /RENDERER qwen3-coder is set/);

@@ -57,6 +57,16 @@ describe('Generate', () => {
 
       const status = page.getByTestId('generate-status');
       assert.equal(await page.getByTestId('generate-runner').isHidden(), true, 'no runner before a model is loaded');
+      // an empty output box says so in words
+      assert.equal(
+        await page.getByTestId('generate-output').evaluate((el) => getComputedStyle(el, '::before').content),
+        '"(empty)"',
+      );
+      // with a GGUF chosen, the pane does not ask for one any more
+      assert.equal(
+        await status.textContent(),
+        `${smollm2().split('/').at(-1)} is chosen in the Model pane: Generate runs it on this request.`,
+      );
       // every status text and progress bar state while it loads
       await page.evaluate(() => {
         window.loadingSeen = [];
@@ -92,8 +102,9 @@ describe('Generate', () => {
       // has no WebGPU; generate-webgpu.spec.mjs runs it where it has)
       assert.match(
         await page.getByTestId('generate-runner').textContent(),
-        /^llama · Q4_1 ×210, F32 ×61, Q8_0 ×1 · Promptscope's decoder · CPU wasm relaxed-simd \(fused multiply-add\), 1 thread \(WebGPU: not available \(.+\)\)$/,
+        /^llama · Q4_1 ×210, F32 ×61, Q8_0 ×1 · Promptscope's decoder · CPU wasm relaxed-simd \(fused multiply-add\), 1 thread \(WebGPU: this browser offers no WebGPU adapter \(WebGPU is turned off or not supported here\)\)$/,
       );
+      assert.doesNotMatch(await page.getByTestId('generate-runner').textContent(), /not requested/, 'no raw wgpu text');
       assert.equal(await page.getByTestId('generate-output').textContent(), 'The capital of Japan is Tokyo.');
       const lines = await chunks(app);
       const last = lines.at(-1);

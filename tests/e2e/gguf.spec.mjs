@@ -26,6 +26,7 @@ describe('GGUF', () => {
   test('token count equals the CLI, token view, metadata, truncation, corrupt file', { timeout: TEST_TIMEOUT }, async () => {
     await withApp(server(), async (app) => {
       await app.loadExample('chatml');
+      await app.openMore();
       await app.page.locator('#model-date').fill('2025-06-15');
       assert.match(await app.tokenCount.textContent(), /load a GGUF/);
 

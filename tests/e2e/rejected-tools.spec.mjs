@@ -33,6 +33,7 @@ describe('a rejected tools request', () => {
       const caps = await app.explainCapabilities.textContent();
       assert.doesNotMatch(caps, /tools/);
       // Turning on the tools capability in the model configuration lets it through.
+      await app.openMore();
       await app.capability('tools').check();
       await eventually(async () => assert.equal(await app.errorText(), null));
       assert.match(await app.explainCapabilities.textContent(), /tools — model configuration/);

@@ -43,11 +43,12 @@ describe('render as you type', () => {
   test('typing into the template re-renders on each keystroke', { timeout: TEST_TIMEOUT }, async () => {
     await withApp(server(), async (app) => {
       await app.typeTemplate('{{ range .Messages }}[{{ .Role }}]{{ end }}');
-      await app.expectPrompt('[system][user][assistant][user]');
+      // (the example's SYSTEM went with the example's template)
+      await app.expectPrompt('[user][assistant][user]');
       // One more key: the prompt follows.
       await app.templateInput.press('End');
       await app.templateInput.pressSequentially('!');
-      await app.expectPrompt('[system][user][assistant][user]!');
+      await app.expectPrompt('[user][assistant][user]!');
     });
   });
 
@@ -55,10 +56,10 @@ describe('render as you type', () => {
     await withApp(server(), async (app) => {
       await app.setTemplate('{{ range .Messages }}{{ .Role }}: {{ .Content }}\n{{ end }}');
       await app.setRequest({ model: 'demo', messages: [{ role: 'user', content: 'hi' }] });
-      // The Modelfile SYSTEM of the example comes first.
-      await app.expectPrompt('system: You are a concise, helpful assistant.\nuser: hi\n');
-      await app.systemInput.fill('');
       await app.expectPrompt('user: hi\n');
+      // A Modelfile SYSTEM comes first.
+      await app.systemInput.fill('Be brief.');
+      await app.expectPrompt('system: Be brief.\nuser: hi\n');
     });
   });
 

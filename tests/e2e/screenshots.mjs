@@ -1,4 +1,7 @@
-// Takes the screenshots of docs/screenshots/ (each pane, light and dark).
+// Takes the screenshots of docs/screenshots/, light and dark: the first
+// screen at 1400×900 (the conversation, the prompt and Explain in view),
+// each flow on a whole screen (paste a TEMPLATE, open an Ollama folder,
+// drop a GGUF, compare, generate, answer), and each pane.
 // Not a test: run it after `trunk build --release` when the UI changes:
 //
 //   node tests/e2e/screenshots.mjs
@@ -9,6 +12,9 @@ import { AppPage, eventually } from './support/app-page.mjs';
 import { openBrowser } from './support/browser.mjs';
 import { smollm2 } from './support/fixtures.mjs';
 import { DIST, ROOT } from './support/harness.mjs';
+
+const SCREEN = { width: 1400, height: 900 };
+const STORE = process.env.PROMPTSCOPE_STORE ?? path.join(ROOT, 'crates/store/tests/fixture/models');
 import { startStaticServer } from './support/static-server.mjs';
 
 const OUT = path.join(ROOT, 'docs', 'screenshots');
@@ -63,7 +69,86 @@ async function shootModel(page, app, theme) {
   await shot(page.locator('#generate-pane'), 'generate');
 }
 
+// The first screen and the flows, each as the whole 1400×900 window shows it.
+async function shootFlows(server, theme) {
+  const browser = await openBrowser({ colorScheme: theme, viewport: SCREEN });
+  const page = browser.page;
+  const screen = (name) => page.screenshot({ path: path.join(OUT, `${name}-${theme}.png`) });
+  try {
+    const app = new AppPage(page);
+    await app.open(server.url);
+    await eventually(async () => (await app.promptText()).length > 0);
+    await screen('first-screen');
+
+    // paste a TEMPLATE of one's own
+    await page.getByTestId('source-template').click();
+    await app.setTemplate('{{ if .System }}<|system|>\n{{ .System }}\n{{ end }}{{ range .Messages }}<|{{ .Role }}|>\n{{ .Content }}\n{{ end }}<|assistant|>\n');
+    await eventually(async () => (await app.promptText()).startsWith('<|user|>'));
+    await screen('flow-paste-template');
+
+    // open an Ollama models folder and pick a model from it
+    await app.loadExample('chatml');
+    await page.getByTestId('store-input').setInputFiles(STORE);
+    await eventually(async () => (await page.getByTestId('store-list').count()) === 1, { timeout: 60_000 });
+    await page.getByTestId('store-load').first().click();
+    await eventually(async () => (await app.promptText()).length > 0);
+    await page.getByTestId('store-pane').scrollIntoViewIfNeeded();
+    await screen('flow-open-folder');
+
+    // drop a GGUF: its template, the exact token count, the metadata
+    await app.loadExample('chatml');
+    await page.getByTestId('gguf-input').setInputFiles(SMOL);
+    await eventually(async () => /^\d+ tokens/.test(await app.tokenCount.textContent()), { timeout: 60_000 });
+    await page.getByTestId('nav-gguf').click();
+    await screen('flow-gguf');
+
+    // compare two runtimes or versions of the template
+    await app.loadExample('gguf-wins');
+    await app.setTemplate(`[go] ${await app.templateText()}`);
+    await page.getByTestId('nav-compare').click();
+    await page.getByTestId('compare-toggle').click();
+    await eventually(async () => (await page.getByTestId('compare-token-counts').count()) > 0, { timeout: 30_000 });
+    await screen('flow-compare');
+    await page.getByTestId('compare-toggle').click();
+
+    // answer: what Ollama makes of the model's output (a qwen3-coder tool call)
+    await app.loadExample('chatml');
+    await app.setTemplate('{{ range .Messages }}<|im_start|>{{ .Role }}\n{{ .Content }}<|im_end|>\n{{ end }}<|im_start|>assistant\n');
+    await app.openMore();
+    await app.parserSelect.selectOption('qwen3-coder');
+    await app.setRequest({
+      model: 'demo',
+      messages: [{ role: 'user', content: 'What is the weather in Paris?' }],
+      tools: [{ type: 'function', function: { name: 'get_weather', description: 'Current weather in a city',
+        parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }],
+    });
+    await page.getByTestId('nav-answer').click();
+    await page
+      .getByTestId('answer-input')
+      .fill('<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>');
+    await eventually(async () => (await page.getByTestId('answer-tool-call').count()) > 0);
+    await screen('flow-answer');
+
+    // generate with the GGUF chosen above
+    await app.loadExample('chatml');
+    await app.hasTemplate.uncheck();
+    await app.setRequest({
+      model: 'smollm2',
+      messages: [{ role: 'user', content: 'What is the capital of Japan?' }],
+      options: { temperature: 0, num_predict: 32 },
+    });
+    await page.getByTestId('nav-generate').click();
+    await page.getByTestId('generate-run').click();
+    const status = page.getByTestId('generate-status');
+    await eventually(async () => (await status.getAttribute('data-state')) === 'done', { timeout: 240_000 });
+    await screen('flow-generate');
+  } finally {
+    await browser.close();
+  }
+}
+
 async function shoot(server, theme) {
+  await shootFlows(server, theme);
   const browser = await openBrowser({ colorScheme: theme, viewport: { width: 1400, height: 1000 } });
   try {
     const app = new AppPage(browser.page);

@@ -19,6 +19,7 @@ describe('share link', () => {
       await app.thinkSelect.selectOption('');
       await app.setTemplate('{{ range .Messages }}<{{ .Role }}>{{ .Content }} — ünïcødé ✓\n{{ end }}{{ .Tools }}');
       await app.systemInput.fill('Shared system prompt');
+      await app.openMore();
       await app.goTemplateEnv.selectOption('true');
       await app.page.getByLabel('Server date').fill('2024-02-29');
       await app.capability('vision').check();

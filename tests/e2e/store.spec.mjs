@@ -138,6 +138,7 @@ async function withStoreApp(body, prepare = async () => {}) {
     await prepare(browser);
     const app = new AppPage(browser.page);
     await app.open(server().url);
+    await app.openMore();
     await app.page.locator('#model-date').fill(DATE);
     await app.goTemplateEnv.selectOption('unset');
     await body(app, browser);

@@ -1,5 +1,8 @@
-//! The page shell: header, examples, toolbar, the panes, footer; or
-//! the compact embedded layout.
+//! The page shell: a top bar (where the model comes from, the settings),
+//! examples and toolbar, then three columns that scroll on their own on a
+//! wide screen (the model; the request; the prompt, Explain and the
+//! secondary panes), so the conversation, the prompt and Explain share the
+//! first screen; one column on a narrow one. Or the compact embedded layout.
 
 use leptos::prelude::*;
 
@@ -18,6 +21,7 @@ use crate::ui::model_pane::ModelPane;
 use crate::ui::prompt_pane::PromptPane;
 use crate::ui::request_pane::RequestPane;
 use crate::ui::settings::Settings;
+use crate::ui::sources::{PaneNav, RuntimeLine, SourceBar};
 use crate::ui::store::{Store, Theme};
 use crate::ui::toolbar::Toolbar;
 
@@ -80,21 +84,28 @@ pub fn App() -> impl IntoView {
                 <h1>"Promptscope"</h1>
                 <p class="tagline">{move || store.t("app.tagline")}</p>
             </div>
-            <Settings />
+            <RuntimeLine />
+            <SourceBar />
         </header>
         <div class="bar">
             <ExamplesBar />
-            <Toolbar />
+            <div class="bar-end">
+                <Toolbar />
+                <Settings />
+            </div>
         </div>
         <p class="notice" role="status" data-testid="notice">
             {move || store.notice.get()}
         </p>
         <main class="panes">
-            <div class="col">
+            <div class="col col-model" data-testid="col-model">
                 <ModelPane />
+            </div>
+            <div class="col col-request" data-testid="col-request">
                 <RequestPane />
             </div>
-            <div class="col">
+            <div class="col col-output" data-testid="col-output">
+                <PaneNav />
                 <PromptPane />
                 <ExplainPane />
                 <ComparePane />

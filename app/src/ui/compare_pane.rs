@@ -84,15 +84,12 @@ fn token_diff_view(a: &[(u32, String)], b: &[(u32, String)]) -> impl IntoView {
     diff::diff(a, b)
         .into_iter()
         .map(|(op, (id, piece))| {
-            let class = match op {
-                Op::Equal => "tok",
-                Op::Delete => "tok diff-del",
-                Op::Insert => "tok diff-ins",
-            };
+            let (label, breaks) = diff::token_label(&piece);
             view! {
-                <span class=class title=format!("{id}: {piece:?}")>
-                    {diff::visible_whitespace(&piece)}
+                <span class=diff::token_class(op) title=format!("{id}: {piece:?}")>
+                    {label}
                 </span>
+                {breaks.then_some("\n")}
             }
         })
         .collect_view()
@@ -273,9 +270,11 @@ pub fn ComparePane() -> impl IntoView {
                                 </option>
                             </select>
                         </label>
-                        <button type="button" class="small" data-testid="compare-keep" on:click=keep>
-                            {move || store.t("compare.keep")}
-                        </button>
+                        {move || (mode.get() == Mode::Version).then(|| view! {
+                            <button type="button" class="small" data-testid="compare-keep" on:click=keep>
+                                {move || store.t("compare.keep")}
+                            </button>
+                        })}
                     </div>
                     {body}
                 </div>

@@ -410,10 +410,30 @@ async fn settings_switch_language_and_theme() {
 #[wasm_bindgen_test]
 async fn examples_bar_loads_an_example() {
     let store = mount(|| view! { <ExamplesBar /> });
+    // the user's own work, which the example replaces
+    store.update(|s| s.model.template = "MY TEMPLATE {{ .Prompt }}".into());
+    let mine = store.state.get_untracked();
+    assert!(!exists("[data-testid=\"example-undo\"]"));
     click(&by_test_id("example-llama3"));
     let expected = examples::by_id("llama3").unwrap().state();
     eventually("the example's state", || {
         store.state.with_untracked(|s| *s == expected)
+    })
+    .await;
+    // one click brings it back
+    eventually("undo offered", || exists("[data-testid=\"example-undo\"]")).await;
+    click(&by_test_id("example-undo"));
+    eventually("the user's state again", || {
+        store.state.with_untracked(|s| *s == mine)
+    })
+    .await;
+    eventually("undo gone", || !exists("[data-testid=\"example-undo\"]")).await;
+    // not offered once the example was edited: that would lose the edit
+    click(&by_test_id("example-llama3"));
+    eventually("undo offered", || exists("[data-testid=\"example-undo\"]")).await;
+    store.update(|s| s.model.template.push('!'));
+    eventually("undo withdrawn", || {
+        !exists("[data-testid=\"example-undo\"]")
     })
     .await;
 }
@@ -427,10 +447,18 @@ async fn the_app_renders_as_you_type() {
         &template,
         "{{ range .Messages }}[{{ .Role }}] {{ .Content }}\n{{ end }}",
     );
+    // (pasted over the example's template: the example's SYSTEM went with it)
     eventually("the prompt follows the template", || {
-        text(&by_test_id("prompt-output")).starts_with("[system] ")
+        text(&by_test_id("prompt-output")).starts_with("[user] Why is the sky blue?")
     })
     .await;
+    assert_eq!(
+        by_test_id("system-input")
+            .dyn_into::<web_sys::HtmlTextAreaElement>()
+            .unwrap()
+            .value(),
+        ""
+    );
     // a Go error, with its position in the editor
     type_into(&template, "{{ range .Messages }}\n{{ .Content }\n");
     eventually("the error", || exists("[data-testid=\"error-output\"]")).await;
@@ -527,11 +555,14 @@ async fn compare_pane_diffs_the_two_engines_then_a_kept_version() {
     .await;
     assert!(text(&find("[data-testid=\"compare-diff\"] del")).starts_with("[go]"));
 
+    // keeping a version means nothing when comparing the two engines
+    assert!(!exists("[data-testid=\"compare-keep\"]"));
+
     // the Go TEMPLATE forced on, so that its edits reach the prompt
     store.update(|s| s.model.go_template_env = Some("true".into()));
     select(&by_test_id("compare-mode"), "version");
     eventually("nothing kept yet", || {
-        exists("[data-testid=\"compare-note\"]")
+        exists("[data-testid=\"compare-note\"]") && exists("[data-testid=\"compare-keep\"]")
     })
     .await;
     click(&by_test_id("compare-keep"));

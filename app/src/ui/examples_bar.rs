@@ -1,4 +1,5 @@
-//! One-click examples: each loads a model and a request.
+//! The examples menu in the bar: one click opens it, one loads an example
+//! (a model and a request), and the menu closes again.
 
 use leptos::prelude::*;
 
@@ -10,9 +11,13 @@ use crate::ui::store::Store;
 #[component]
 pub fn ExamplesBar() -> impl IntoView {
     let store = expect_context::<Store>();
+    let menu = NodeRef::<leptos::html::Details>::new();
     view! {
         <nav class="examples" aria-labelledby="examples-label">
-            <span id="examples-label" class="label">{move || store.t("examples.label")}</span>
+            <details class="menu" data-testid="examples-menu" node_ref=menu>
+            <summary id="examples-label" class="button">
+                {move || store.t("examples.label")} " (" {examples::all().len()} ")"
+            </summary>
             <ul>
                 {examples::all()
                     .iter()
@@ -26,6 +31,9 @@ pub fn ExamplesBar() -> impl IntoView {
                                     data-testid=format!("example-{id}")
                                     title=move || store.t(ex.summary_key)
                                     on:click=move |_| {
+                                        if let Some(m) = menu.get_untracked() {
+                                            m.set_open(false);
+                                        }
                                         store.load_example(id);
                                         store.say(store.tf("notice.example_loaded", &[("name", ex.title)]));
                                     }
@@ -37,6 +45,20 @@ pub fn ExamplesBar() -> impl IntoView {
                     })
                     .collect_view()}
             </ul>
+            </details>
+            {move || store.can_undo_example().then(|| view! {
+                <button
+                    type="button"
+                    class="small"
+                    data-testid="example-undo"
+                    on:click=move |_| {
+                        store.undo_example();
+                        store.say(store.t("notice.example_undone"));
+                    }
+                >
+                    {move || store.t("examples.undo")}
+                </button>
+            })}
         </nav>
     }
 }

@@ -339,7 +339,10 @@ pub fn GeneratePane() -> impl IntoView {
                     ),
                 ],
             ),
-            None => store.t("generate.idle").to_string(),
+            None => match store.gguf.get() {
+                Some(g) => store.tf("generate.ready", &[("name", &g.name)]),
+                None => store.t("generate.idle").to_string(),
+            },
         }),
         Phase::Loading(done, total) => store.tf(
             "generate.loading",

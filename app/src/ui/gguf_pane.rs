@@ -132,6 +132,7 @@ pub fn GgufDrop() -> impl IntoView {
     view! {
         <div
             class="gguf-drop"
+            id="gguf-drop"
             class:over=move || over.get()
             data-testid="gguf-drop"
             on:dragover=move |ev: web_sys::DragEvent| {
@@ -289,7 +290,7 @@ fn MetadataPane() -> impl IntoView {
                         prop:value=move || query.get()
                         on:input=move |ev| query.set(event_target_value(&ev))
                     />
-                    <div class="table-scroll">
+                    <div class="table-scroll" tabindex="0" role="region" aria-label=move || store.t("model.gguf_keys_region")>
                         <table class="meta">
                             <thead>
                                 <tr>
@@ -301,7 +302,7 @@ fn MetadataPane() -> impl IntoView {
                             <tbody data-testid="gguf-keys">{keys}</tbody>
                         </table>
                     </div>
-                    <div class="table-scroll">
+                    <div class="table-scroll" tabindex="0" role="region" aria-label=move || store.t("model.gguf_tensors_region")>
                         <table class="meta">
                             <thead>
                                 <tr>

@@ -22,6 +22,7 @@ pub mod prompt_pane;
 pub mod request_form;
 pub mod request_pane;
 pub mod settings;
+pub mod sources;
 pub mod store;
 pub mod store_pane;
 pub mod toolbar;

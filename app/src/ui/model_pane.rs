@@ -8,6 +8,7 @@ use ollama::parsers::PARSER_NAMES;
 use ollama::renderers::RENDERER_NAMES;
 use promptscope_app::engine::{Field, TemplateTarget};
 use promptscope_app::errpos;
+use promptscope_app::examples;
 use promptscope_app::state::{parse_json_text, ModelState, EXTRA_CAPABILITIES};
 
 use crate::ui::code_editor::CodeEditor;
@@ -126,27 +127,31 @@ pub fn ModelPane() -> impl IntoView {
         Some(_) => "other".to_string(),
     };
 
-    // Which runtime and build rendered the prompt.
-    let rendered_by = Memo::new(move |_| {
-        let native = store
-            .outcome
-            .with(|o| o.explain.as_ref().and_then(|e| e.llamacpp.clone()));
-        let mut line = format!("Ollama {}", changes::Release::NEWEST);
-        if let Some(build) = native {
-            line.push_str(&format!(
-                " · {} llama-server {build}",
-                store.t("model.native_mode")
-            ));
-        }
-        line
+    // The fields behind "More" that hold something: counted in its summary,
+    // and the fold starts open when the page opens with any of them set.
+    let more_set = Memo::new(move |_| {
+        store.state.with(|s| {
+            let m = &s.model;
+            [
+                !m.messages.trim().is_empty(),
+                !m.options.trim().is_empty(),
+                !m.renderer.is_empty(),
+                !m.parser.is_empty(),
+                !m.family.is_empty(),
+                m.go_template_env.is_some(),
+                !m.date.is_empty(),
+                !m.capabilities.is_empty(),
+            ]
+            .iter()
+            .filter(|b| **b)
+            .count()
+        })
     });
+    let more_open_at_start = more_set.get_untracked() > 0;
 
     view! {
         <section class="pane" id="model-pane" aria-labelledby="model-heading">
             <h2 id="model-heading">{move || store.t("model.title")}</h2>
-            <p class="runtime-line" data-testid="model-runtime">
-                {move || store.t("model.rendered_by")} " " <strong>{move || rendered_by.get()}</strong>
-            </p>
             <label class="check">
                 <input
                     type="checkbox"
@@ -166,7 +171,19 @@ pub fn ModelPane() -> impl IntoView {
                     hint="model.template_hint"
                     test_id="template-input"
                     value=Signal::from(template)
-                    on_input=Callback::new(move |v: String| store.update(|s| s.model.template = v))
+                    on_input=Callback::new(move |v: String| {
+                        let mut dropped = false;
+                        store.update(|s| {
+                            dropped = examples::template_drops_example_system(&s.model.template, &v, &s.model.system);
+                            if dropped {
+                                s.model.system.clear();
+                            }
+                            s.model.template = v;
+                        });
+                        if dropped {
+                            store.say(store.t("notice.example_system_dropped"));
+                        }
+                    })
                     error=Signal::derive(move || template_error.get().map(|(m, _)| m))
                     error_pos=Signal::derive(move || template_error.get().map(|(_, p)| p))
                     rows=14
@@ -188,6 +205,14 @@ pub fn ModelPane() -> impl IntoView {
                     }
                 ></textarea>
             </div>
+            <details class="more" data-testid="model-more" prop:open=more_open_at_start>
+            <summary>
+                {move || store.t("model.more")}
+                {move || {
+                    let n = more_set.get();
+                    (n > 0).then(|| view! { " " <strong data-testid="model-more-set">{store.tf("model.more_set", &[("n", &n.to_string())])}</strong> })
+                }}
+            </summary>
             <CodeEditor
                 id="model-messages"
                 label="model.messages"
@@ -334,6 +359,7 @@ pub fn ModelPane() -> impl IntoView {
                     .collect_view()}
             </fieldset>
             <Help key="help.dates" />
+            </details>
             <StorePane />
             <ImportPane />
             <GgufDrop />

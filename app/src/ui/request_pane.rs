@@ -195,26 +195,6 @@ pub fn RequestPane() -> impl IntoView {
                 </div>
             </fieldset>
             {route_hint}
-            <div class="field">
-                <label for="paste-input">{move || store.t("request.paste")}</label>
-                <p class="hint" id="paste-hint">{move || store.t("request.paste_hint")}</p>
-                <textarea
-                    id="paste-input"
-                    data-testid="paste-input"
-                    class="paste"
-                    rows="2"
-                    aria-describedby="paste-hint"
-                    spellcheck="false"
-                    prop:value=move || paste.get()
-                    on:input=move |ev| on_paste(event_target_value(&ev))
-                ></textarea>
-                {move || {
-                    paste_error
-                        .get()
-                        .map(|e| view! { <p class="field-error" data-testid="paste-error">{e}</p> })
-                }}
-            </div>
-            <RequestForm />
             <div class="segmented" role="group" aria-label=move || store.t("request.json_editors")>
                 {tab_button("body", "body")}
                 {move || tabs(endpoint.get()).iter().map(|&t| tab_button(t, t)).collect_view()}
@@ -273,6 +253,26 @@ pub fn RequestPane() -> impl IntoView {
                         .into_any()
                 }
             }}
+            <RequestForm />
+            <div class="field">
+                <label for="paste-input">{move || store.t("request.paste")}</label>
+                <p class="hint" id="paste-hint">{move || store.t("request.paste_hint")}</p>
+                <textarea
+                    id="paste-input"
+                    data-testid="paste-input"
+                    class="paste"
+                    rows="2"
+                    aria-describedby="paste-hint"
+                    spellcheck="false"
+                    prop:value=move || paste.get()
+                    on:input=move |ev| on_paste(event_target_value(&ev))
+                ></textarea>
+                {move || {
+                    paste_error
+                        .get()
+                        .map(|e| view! { <p class="field-error" data-testid="paste-error">{e}</p> })
+                }}
+            </div>
         </section>
     }
 }

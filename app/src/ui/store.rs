@@ -82,6 +82,9 @@ impl Theme {
     }
 }
 
+/// The state and models-folder model before an example, and the example's state.
+pub type BeforeExample = (State, Option<StoreModel>, State);
+
 /// Everything the components share.
 #[derive(Clone, Copy)]
 pub struct Store {
@@ -115,6 +118,10 @@ pub struct Store {
     pub gguf_status: RwSignal<Option<(bool, String)>>,
     /// The model loaded from the models folder, while its fields stand.
     pub store_model: RwSignal<Option<StoreModel>>,
+    /// What an example replaced: the state and models-folder model before
+    /// it, and the example's own state (undo is offered while the state is
+    /// still the example's, so that no edit made since is lost).
+    pub before_example: RwSignal<Option<Box<BeforeExample>>>,
     /// The shown prompt's tokens (from the engine worker).
     pub tokens: RwSignal<Tokens>,
     /// A render has waited on the engine worker for a while.
@@ -187,6 +194,7 @@ impl Store {
             tokenizer: RwSignal::new(Tokenizer::None),
             gguf_status: RwSignal::new(None),
             store_model: RwSignal::new(None),
+            before_example: RwSignal::new(None),
             tokens: RwSignal::new(None),
             counting: RwSignal::new(false),
             compare_answers: RwSignal::new(None),
@@ -240,8 +248,30 @@ impl Store {
     /// Loads an example (model and request).
     pub fn load_example(&self, id: &str) {
         if let Some(ex) = examples::by_id(id) {
-            self.state.set(ex.state());
+            let loaded = ex.state();
+            let before = self.state.get_untracked();
+            let model = self.store_model.get_untracked();
+            self.before_example
+                .set((before != loaded).then(|| Box::new((before, model, loaded.clone()))));
+            self.state.set(loaded);
             self.store_model.set(None);
+        }
+    }
+
+    /// Whether undoing the last example is offered: one was loaded over
+    /// other work, and nothing was edited since.
+    pub fn can_undo_example(&self) -> bool {
+        self.before_example
+            .with(|b| b.as_ref().is_some_and(|b| self.state.with(|s| *s == b.2)))
+    }
+
+    /// Brings back what the last example replaced.
+    pub fn undo_example(&self) {
+        if let Some(b) = self.before_example.get_untracked() {
+            let (state, model, _) = *b;
+            self.before_example.set(None);
+            self.state.set(state);
+            self.store_model.set(model);
         }
     }
 

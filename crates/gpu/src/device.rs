@@ -37,6 +37,12 @@ pub struct Gpu {
     pub(crate) uncaptured: Arc<std::sync::Mutex<Option<String>>>,
 }
 
+/// What [`Gpu::new`] says when the browser gives no adapter. wgpu's own
+/// text lists the native backends it did not request ("noop not requested,
+/// vulkan not requested, ..."), which says nothing to someone in a browser.
+pub const NO_ADAPTER: &str =
+    "this browser offers no WebGPU adapter (WebGPU is turned off or not supported here)";
+
 impl Gpu {
     /// The browser's WebGPU adapter (high-performance preference) and a
     /// device with the adapter's limits, its `fma` probed (see
@@ -58,7 +64,7 @@ impl Gpu {
                 ..Default::default()
             })
             .await
-            .map_err(|e| Error(format!("no WebGPU adapter: {e}")))?;
+            .map_err(|_| Error(NO_ADAPTER.into()))?;
         let limits = adapter.limits();
         let info = adapter.get_info();
         let features = adapter.features();

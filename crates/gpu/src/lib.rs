@@ -30,7 +30,7 @@ mod model;
 #[cfg(all(test, target_arch = "wasm32"))]
 mod tests;
 
-pub use device::{AdapterInfo, Gpu};
+pub use device::{AdapterInfo, Gpu, NO_ADAPTER};
 pub use model::Model;
 
 /// What went wrong on the GPU path.

@@ -480,6 +480,9 @@ pub fn should_prefer_chat_template(chat: &str, go: &Template) -> (bool, String) 
     let chat_caps = chat_template_capabilities(chat);
     let go_caps = go_template_capabilities(go);
     let names = |c: &[Capability]| {
+        if c.is_empty() {
+            return "none".to_string();
+        }
         c.iter()
             .map(|c| c.name.as_str())
             .collect::<Vec<_>>()
@@ -492,7 +495,7 @@ pub fn should_prefer_chat_template(chat: &str, go: &Template) -> (bool, String) 
         return (
             prefer,
             format!(
-                "GGUF chat template has more capabilities ([{}] vs [{}]){}",
+                "the GGUF chat template can do more than the Go TEMPLATE (GGUF: {}; Go: {}){}",
                 names(&chat_caps),
                 names(&go_caps),
                 if prefer {
@@ -507,7 +510,7 @@ pub fn should_prefer_chat_template(chat: &str, go: &Template) -> (bool, String) 
         return (
             false,
             format!(
-                "GGUF chat template capabilities [{}] do not exceed the Go template's [{}]",
+                "the GGUF chat template can do nothing more than the Go TEMPLATE (GGUF: {}; Go: {})",
                 names(&chat_caps),
                 names(&go_caps)
             ),
@@ -722,9 +725,17 @@ impl Loaded {
             None => add_cap(&mut caps, "completion", "every generative model".into()),
             Some(g) => {
                 if g.pooling {
-                    add_cap(&mut caps, "embedding", "GGUF has pooling_type".into());
+                    add_cap(
+                        &mut caps,
+                        "embedding",
+                        "the GGUF is an embedding model (it has pooling_type)".into(),
+                    );
                 } else {
-                    add_cap(&mut caps, "completion", "GGUF has no pooling_type".into());
+                    add_cap(
+                        &mut caps,
+                        "completion",
+                        "the GGUF is not an embedding model (it has no pooling_type)".into(),
+                    );
                 }
                 if g.vision {
                     add_cap(&mut caps, "vision", "GGUF has vision.block_count".into());

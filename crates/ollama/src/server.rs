@@ -326,7 +326,7 @@ fn think_default(
         ex.think_rule = if think.is_some() {
             "set by the request".into()
         } else {
-            "unset".into()
+            "the request does not set it and the model cannot think, so the template is told nothing about thinking".into()
         };
     }
     Ok(())
@@ -1057,9 +1057,9 @@ fn native(
     if think.is_none() {
         let default = srv.thinking_default();
         ex.think_rule = format!(
-            "unset: llama-server's default applies (thinking {})",
+            "the request does not set it, so llama-server's default applies: thinking {}",
             if default {
-                "on: the template supports it"
+                "on, because the template supports it"
             } else {
                 "off"
             }

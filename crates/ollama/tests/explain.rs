@@ -87,7 +87,9 @@ fn chat_template_preferred_when_it_can_do_more() {
         ollama::model::Loaded::load(&model, GoTemplateEnv::Unset, Date::new(2026, 11, 30)).unwrap();
     assert_eq!(loaded.source().label(), "gguf_chat_template");
     assert!(
-        loaded.selection_rule.contains("more capabilities"),
+        loaded
+            .selection_rule
+            .contains("can do more than the Go TEMPLATE"),
         "{}",
         loaded.selection_rule
     );
@@ -159,4 +161,43 @@ fn the_generic_thinking_parser_is_chosen_as_the_handlers_choose_it() {
     assert_eq!(generate(&model(""), false), tags);
     assert_eq!(generate(&model("qwen3-thinking"), false), None);
     assert_eq!(generate(&model("qwen3-thinking"), true), tags);
+}
+
+/// Explain reads as sentences: no empty `[]` lists, no bare "unset" beside
+/// the value "unset", no key name standing for a reason.
+#[test]
+fn explain_is_worded_for_people() {
+    let model = Model {
+        name: "demo".into(),
+        template: Some("{{ range .Messages }}{{ .Content }}{{ end }}".into()),
+        chat_template: Some("{% for m in messages %}{{ m.content }}{% endfor %}".into()),
+        gguf: Some(ollama::model::GgufFacts {
+            architecture: "llama".into(),
+            ..Default::default()
+        }),
+        ..Model::default()
+    };
+    let req = json!({"model": "demo", "messages": [{"role": "user", "content": "hi"}]});
+    let ex = render(Endpoint::Chat, &model, &req, &settings())
+        .unwrap()
+        .explain;
+    assert_eq!(
+        ex.source_rule,
+        "OLLAMA_GO_TEMPLATE unset and the GGUF chat template can do nothing more than the Go TEMPLATE (GGUF: none; Go: none): the Go TEMPLATE is kept"
+    );
+    assert!(!ex.source_rule.contains("[]"));
+    assert_eq!(ex.think, None);
+    assert_eq!(
+        ex.think_rule,
+        "the request does not set it and the model cannot think, so the template is told nothing about thinking"
+    );
+    let completion = ex
+        .capabilities
+        .iter()
+        .find(|c| c.name == "completion")
+        .unwrap();
+    assert_eq!(
+        completion.origin,
+        "the GGUF is not an embedding model (it has no pooling_type)"
+    );
 }

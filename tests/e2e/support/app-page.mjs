@@ -91,6 +91,12 @@ export class AppPage {
     );
   }
 
+  /** Opens the Model pane's "More" fold (MESSAGE, PARAMETER, RENDERER, date, …). */
+  async openMore() {
+    const more = this.page.getByTestId('model-more');
+    if (!(await more.evaluate((d) => d.open))) await more.locator('summary').first().click();
+  }
+
   async setTemplate(text) {
     await this.templateInput.fill(text);
   }
@@ -134,7 +140,10 @@ export class AppPage {
     return texts.length === 0 ? null : texts[0];
   }
 
+  /** Loads an example from the Examples menu (opened first when closed). */
   async loadExample(id) {
+    const menu = this.page.getByTestId('examples-menu');
+    if ((await menu.count()) === 1 && !(await menu.evaluate((d) => d.open))) await menu.locator('summary').click();
     await this.example(id).click();
     await eventually(async () => (await this.notice.textContent()).length > 0);
   }

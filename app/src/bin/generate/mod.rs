@@ -258,7 +258,7 @@ async fn load(
                 .await
                 .map_err(|(e, cpu)| (e.to_string(), cpu)),
             // no adapter, or none that gives a device
-            Err(e) => Err((format!("not available ({e})"), model)),
+            Err(e) => Err((e.to_string(), model)),
         };
         match tried {
             Ok(m) => {
