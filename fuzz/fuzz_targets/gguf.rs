@@ -1,6 +1,7 @@
 //! GGUF metadata parsing of arbitrary bytes (`crates/gguf`): no panic, no
 //! unbounded allocation, no hang; and the outcome does not depend on how
-//! the bytes are read (whole, in tiny chunks, through `Read + Seek`).
+//! the bytes are read (whole, in tiny chunks, through `Read + Seek`); and
+//! llama-quantize COPY's rewrite of a file reads back.
 #![no_main]
 
 use gguf_meta::{parse, parse_with, ParseOptions, SeekSource};
@@ -35,6 +36,31 @@ fuzz_target!(|data: &[u8]| {
             }
             for kv in file.metadata() {
                 let _ = kv.value.type_name();
+            }
+            // llama-quantize COPY's file: an aligned header, and the whole
+            // file (where the input holds the tensors' bytes) reads back
+            // with the same tensors
+            if let Ok(c) = gguf_meta::copy::llama_quantize_copy(&file) {
+                assert_eq!(c.header.len() % 32, 0);
+                let mut out = c.header.clone();
+                let mut whole = true;
+                for p in &c.pieces {
+                    let from = usize::try_from(p.from).unwrap_or(usize::MAX);
+                    let size = usize::try_from(p.size).unwrap_or(usize::MAX);
+                    match data.get(from..from.saturating_add(size)) {
+                        Some(b) => out.extend_from_slice(b),
+                        None => {
+                            whole = false;
+                            break;
+                        }
+                    }
+                    out.resize(out.len() + p.pad as usize, 0);
+                }
+                if whole {
+                    let back = parse(&out[..]).expect("the copy reads back");
+                    assert_eq!(back.tensors().len(), file.tensors().len());
+                    assert!(back.metadata().len() >= 2);
+                }
             }
         }
         Err(e) => {

@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod cache;
+mod create;
 mod diff;
 mod exec;
 mod generate;
@@ -58,6 +59,8 @@ enum Command {
     Show(store::ShowArgs),
     /// Ollama's HTTP API over a model store, with dry-run and debug modes
     Serve(serve::Args),
+    /// Write a model into a model store from a Modelfile, as `ollama create` does
+    Create(create::Args),
     /// What Ollama makes of the model's output: content, thinking, tool calls
     Parse(parse::Args),
     /// One case rendered as two runtimes or releases, and where they part
@@ -119,6 +122,7 @@ fn run(command: Command) -> Result<(), Failure> {
         Command::List(args) => store::list(args),
         Command::Show(args) => store::show(args),
         Command::Serve(args) => serve::run(args),
+        Command::Create(args) => create::run(args),
         Command::Parse(args) => parse::run(args),
         Command::Diff(args) => diff::run(args),
     }

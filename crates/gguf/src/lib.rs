@@ -54,6 +54,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod copy;
 mod error;
 pub mod estimate;
 mod file;

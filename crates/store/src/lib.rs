@@ -16,6 +16,7 @@ pub mod create;
 pub mod dir;
 pub mod ggufscan;
 pub mod gofmt;
+pub mod layout;
 pub use ollama::gojson;
 pub mod list;
 pub mod manifest;
