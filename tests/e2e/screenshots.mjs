@@ -73,7 +73,11 @@ async function shootModel(page, app, theme) {
 async function shootFlows(server, theme) {
   const browser = await openBrowser({ colorScheme: theme, viewport: SCREEN });
   const page = browser.page;
-  const screen = (name) => page.screenshot({ path: path.join(OUT, `${name}-${theme}.png`) });
+  // the window back at its top (filling a field scrolls it), the columns where the flow left them
+  const screen = async (name) => {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(OUT, `${name}-${theme}.png`) });
+  };
   try {
     const app = new AppPage(page);
     await app.open(server.url);
@@ -127,6 +131,7 @@ async function shootFlows(server, theme) {
       .getByTestId('answer-input')
       .fill('<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>');
     await eventually(async () => (await page.getByTestId('answer-tool-call').count()) > 0);
+    await page.getByTestId('answer-tool-call').first().evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await screen('flow-answer');
 
     // generate with the GGUF chosen above
@@ -141,6 +146,7 @@ async function shootFlows(server, theme) {
     await page.getByTestId('generate-run').click();
     const status = page.getByTestId('generate-status');
     await eventually(async () => (await status.getAttribute('data-state')) === 'done', { timeout: 240_000 });
+    await page.getByTestId('generate-output').evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await screen('flow-generate');
   } finally {
     await browser.close();
