@@ -56,7 +56,12 @@ fuzz_target!(|data: &[u8]| {
                     }
                     out.resize(out.len() + p.pad as usize, 0);
                 }
-                if whole {
+                // (an input whose general.alignment is not 32 keeps the key
+                // while llama-quantize aligns the data to 32, so its output
+                // does not read back: as llama.cpp b10488 writes it)
+                let align = file.get("general.alignment");
+                let realigned = align.is_some() && align != Some(&gguf_meta::Value::U32(32));
+                if whole && !realigned {
                     let back = parse(&out[..]).expect("the copy reads back");
                     assert_eq!(back.tensors().len(), file.tensors().len());
                     assert!(back.metadata().len() >= 2);

@@ -3,6 +3,8 @@
 //! a file with as many commands wherever Ollama can write it back: no
 //! quotes, line ends, comments or edge spaces in an argument, and every
 //! `message` (a PARAMETER may be named `message`) in `role: text` form.
+//! What `ollama create` would write for it (`store::layout::plan`, FROM a
+//! cloud model: no files) is a manifest that parses, or Ollama's error.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -12,7 +14,17 @@ fuzz_target!(|data: &[u8]| {
     match parse(data) {
         Ok(f) => {
             assert!(f.commands.iter().any(|c| c.name == "model"));
-            let _ = f.create_request();
+            if let Ok(req) = f.create_request() {
+                let name = ollama::model::Name::parse("fuzz");
+                let source = store::layout::Source::Remote {
+                    host: "https://ollama.com:443".into(),
+                    model: "m:1b".into(),
+                };
+                if let Ok(plan) = store::layout::plan(&name, &req, source, Vec::new(), None) {
+                    store::manifest::parse(&plan.manifest).expect("the manifest parses");
+                    assert!(plan.blobs.iter().all(|(_, b)| b.is_some()));
+                }
+            }
             let text = f.to_string();
             let writable = f.commands.iter().all(|c| {
                 !c.args.contains('"') && !c.args.contains('\r') && !c.args.contains('\n')
