@@ -180,13 +180,22 @@ fn ours(path: &Path) -> (String, u64) {
     (hex, c.size())
 }
 
-fn made_dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("promptscope-quantize-copy-{}", std::process::id()));
+/// The hand-made inputs written into a folder: a temporary one, or the one
+/// `PROMPTSCOPE_WRITE_MADE` names (kept, for the recorder:
+/// tools/llama-quantize-copy/README.md).
+fn made_dir() -> (PathBuf, bool) {
+    let (d, keep) = match std::env::var_os("PROMPTSCOPE_WRITE_MADE") {
+        Some(d) => (PathBuf::from(d), true),
+        None => (
+            std::env::temp_dir().join(format!("promptscope-quantize-copy-{}", std::process::id())),
+            false,
+        ),
+    };
     std::fs::create_dir_all(&d).unwrap();
     for (name, bytes) in made() {
         std::fs::write(d.join(name), bytes).unwrap();
     }
-    d
+    (d, keep)
 }
 
 #[test]
@@ -195,7 +204,7 @@ fn equal_to_llama_quantize_copy() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/llama-quantize-copy.jsonl"),
     )
     .unwrap();
-    let made = made_dir();
+    let (made, keep) = made_dir();
     let mut checked = 0;
     for line in golden.lines() {
         let g: Json = serde_json::from_str(line).unwrap();
@@ -236,18 +245,7 @@ fn equal_to_llama_quantize_copy() {
         checked += 1;
     }
     assert!(checked >= 7, "{checked} files");
-    std::fs::remove_dir_all(&made).unwrap();
-}
-
-/// Writes the hand-made inputs into a folder, for the recorder
-/// (`PROMPTSCOPE_WRITE_MADE=DIR cargo test -p gguf-meta --test
-/// llama_quantize_copy write_made -- --ignored`).
-#[test]
-#[ignore]
-fn write_made() {
-    let dir = PathBuf::from(std::env::var("PROMPTSCOPE_WRITE_MADE").unwrap());
-    std::fs::create_dir_all(&dir).unwrap();
-    for (name, bytes) in made() {
-        std::fs::write(dir.join(name), bytes).unwrap();
+    if !keep {
+        std::fs::remove_dir_all(&made).unwrap();
     }
 }
