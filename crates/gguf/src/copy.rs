@@ -183,59 +183,21 @@ impl W {
         Ok(())
     }
     fn value(&mut self, v: &Value) -> Result<(), String> {
+        self.u32(v.value_type().tag());
         match v {
-            Value::U8(x) => {
-                self.u32(0);
-                self.0.push(*x);
-            }
-            Value::I8(x) => {
-                self.u32(1);
-                self.0.extend(x.to_le_bytes());
-            }
-            Value::U16(x) => {
-                self.u32(2);
-                self.0.extend(x.to_le_bytes());
-            }
-            Value::I16(x) => {
-                self.u32(3);
-                self.0.extend(x.to_le_bytes());
-            }
-            Value::U32(x) => {
-                self.u32(4);
-                self.u32(*x);
-            }
-            Value::I32(x) => {
-                self.u32(5);
-                self.0.extend(x.to_le_bytes());
-            }
-            Value::F32(x) => {
-                self.u32(6);
-                self.0.extend(x.to_le_bytes());
-            }
-            Value::Bool(x) => {
-                self.u32(7);
-                self.0.push(u8::from(*x));
-            }
-            Value::String(s) => {
-                self.u32(8);
-                self.str(s.as_bytes());
-            }
-            Value::Array(a) => {
-                self.u32(9);
-                self.array(a)?;
-            }
-            Value::U64(x) => {
-                self.u32(10);
-                self.u64(*x);
-            }
-            Value::I64(x) => {
-                self.u32(11);
-                self.0.extend(x.to_le_bytes());
-            }
-            Value::F64(x) => {
-                self.u32(12);
-                self.0.extend(x.to_le_bytes());
-            }
+            Value::U8(x) => self.0.push(*x),
+            Value::I8(x) => self.0.extend(x.to_le_bytes()),
+            Value::U16(x) => self.0.extend(x.to_le_bytes()),
+            Value::I16(x) => self.0.extend(x.to_le_bytes()),
+            Value::U32(x) => self.0.extend(x.to_le_bytes()),
+            Value::I32(x) => self.0.extend(x.to_le_bytes()),
+            Value::F32(x) => self.0.extend(x.to_le_bytes()),
+            Value::Bool(x) => self.0.push(u8::from(*x)),
+            Value::String(s) => self.str(s.as_bytes()),
+            Value::Array(a) => self.array(a)?,
+            Value::U64(x) => self.0.extend(x.to_le_bytes()),
+            Value::I64(x) => self.0.extend(x.to_le_bytes()),
+            Value::F64(x) => self.0.extend(x.to_le_bytes()),
         }
         Ok(())
     }
