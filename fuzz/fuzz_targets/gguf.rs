@@ -37,6 +37,15 @@ fuzz_target!(|data: &[u8]| {
             for kv in file.metadata() {
                 let _ = kv.value.type_name();
             }
+            // Ollama's own writer (a projector given clip.projector_type):
+            // no panic, and an error only in Ollama's words
+            match gguf_meta::copy::ollama_write_gguf(&file, &[]) {
+                Ok(c) => assert!(c.pieces.len() == file.tensors().len()),
+                Err(e) => assert!(
+                    e.starts_with("improper type for ") || e == "architecture not set" || e == "a big-endian GGUF",
+                    "{e}"
+                ),
+            }
             // llama-quantize COPY's file: an aligned header, and the whole
             // file (where the input holds the tensors' bytes) reads back
             // with the same tensors

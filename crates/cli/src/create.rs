@@ -88,10 +88,22 @@ struct Read1 {
 
 /// Writes `llama-quantize … COPY`'s rewrite of the file into the store's
 /// blobs (`gguf_meta::copy`), hashing it on the way; its digest and size.
-fn write_copy(r: &Read1, root: &Path) -> Result<(String, i64), Failure> {
+fn write_copy(r: &Read1, root: &Path, projector: bool) -> Result<(String, i64), Failure> {
     use std::io::{Seek, SeekFrom};
-    let plan = gguf_meta::copy::llama_quantize_copy(&r.file)
-        .map_err(|e| usage(format!("{}: {e}", r.path.display())))?;
+    let plan = if projector {
+        // addDefaultLlavaProjectorType: Ollama's writer, with the key added
+        gguf_meta::copy::ollama_write_gguf(
+            &r.file,
+            &[(
+                "clip.projector_type",
+                gguf_meta::Value::String(gguf_meta::GgufString::from_bytes(b"mlp".to_vec())),
+            )],
+        )
+        .map_err(ollama)?
+    } else {
+        gguf_meta::copy::llama_quantize_copy(&r.file)
+            .map_err(|e| usage(format!("{}: {e}", r.path.display())))?
+    };
     let blobs = root.join("blobs");
     std::fs::create_dir_all(&blobs).map_err(|e| usage(format!("{}: {e}", blobs.display())))?;
     let tmp = blobs.join(format!("sha256-copy-{}-partial", std::process::id()));
@@ -317,15 +329,19 @@ pub fn run(args: Args) -> Result<(), Failure> {
         .iter()
         .map(|a| read_gguf(&expand(a, &relative_dir)))
         .collect::<Result<Vec<_>, _>>()?;
-    // the model GGUFs Ollama rewrites with llama-quantize COPY, written now
-    if from_model.is_none() && !args.keep_gguf {
+    // the GGUFs Ollama rewrites, written now: model files through
+    // llama-quantize COPY (unless --keep-gguf), LLaVA projectors through its
+    // own writer
+    if from_model.is_none() {
         let root = PathBuf::from(&models);
         for r in files.iter_mut().chain(adapters.iter_mut()) {
-            if layout::copies(&r.file) {
+            if layout::copies(&r.file) && !args.keep_gguf {
                 if !args.quiet {
                     let _ = writeln!(err, "validating GGUF model (llama-quantize COPY)");
                 }
-                r.copy = Some(write_copy(r, &root)?);
+                r.copy = Some(write_copy(r, &root, false)?);
+            } else if layout::rewrites_projector(&r.file) {
+                r.copy = Some(write_copy(r, &root, true)?);
             }
         }
     }

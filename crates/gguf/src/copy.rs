@@ -13,6 +13,11 @@
 //! Not checked here: that llama.cpp can load the model at all (its loader
 //! and `load_hparams` run first, and refuse architectures or
 //! hyperparameters they do not know).
+//!
+//! [`ollama_write_gguf`] is the other rewrite Ollama's create makes: its own
+//! Go writer (fs/ggml `WriteGGUF`), which adds `clip.projector_type` to a
+//! LLaVA projector that lacks it (server/quantization.go
+//! `addDefaultLlavaProjectorType`).
 
 use crate::file::GgufFile;
 use crate::types::GgmlType;
@@ -268,6 +273,135 @@ pub fn llama_quantize_copy(f: &GgufFile) -> Result<Copy, String> {
             size: t.size,
             pad: pad(t.size),
         });
+    }
+    let n = w.0.len() as u64;
+    w.0.resize((n + pad(n)) as usize, 0);
+    Ok(Copy {
+        header: w.0,
+        pieces,
+    })
+}
+
+/// `fmt.Sscanf(name, "blk.%d.", &n)` as Ollama's `Tensor.block` reads it:
+/// the layer number, else `i64::MAX` (Go's `math.MaxInt`).
+fn go_block(name: &str) -> i64 {
+    let Some(rest) = name.strip_prefix("blk.") else {
+        return i64::MAX;
+    };
+    let (neg, digits) = match rest.as_bytes().first() {
+        Some(b'-') => (true, &rest[1..]),
+        Some(b'+') => (false, &rest[1..]),
+        _ => (false, rest),
+    };
+    let n: String = digits.chars().take_while(char::is_ascii_digit).collect();
+    if n.is_empty() || !digits[n.len()..].starts_with('.') {
+        return i64::MAX;
+    }
+    match n.parse::<i64>() {
+        Ok(v) if neg => -v,
+        Ok(v) => v,
+        Err(_) => i64::MAX,
+    }
+}
+
+/// What Ollama's `WriteGGUF` writes for this file's decoded metadata (with
+/// `general.parameter_count`, which its decoder adds) and `set` put over
+/// it: keys sorted, each without the architecture's prefix given one,
+/// tensors by block then name, aligned to `general.alignment` (32 by
+/// default). Ollama's error for a key of a type its writer has no case for
+/// (8- and 16-bit integers, f64, their arrays, nested arrays).
+pub fn ollama_write_gguf(f: &GgufFile, set: &[(&str, Value)]) -> Result<Copy, String> {
+    if f.endian() != crate::file::Endian::Little {
+        return Err("a big-endian GGUF".into());
+    }
+    let arch = match f.get("general.architecture") {
+        Some(Value::String(s)) if !s.as_bytes().is_empty() => s.to_string_lossy().into_owned(),
+        _ => return Err("architecture not set".into()),
+    };
+    let mut kv: std::collections::BTreeMap<String, Value> = f
+        .metadata()
+        .iter()
+        .map(|e| (e.key.clone(), e.value.clone()))
+        .collect();
+    kv.insert(
+        "general.parameter_count".into(),
+        Value::U64(f.parameter_count()),
+    );
+    for (k, v) in set {
+        kv.insert((*k).to_string(), v.clone());
+    }
+    let mut w = W(Vec::new());
+    w.0.extend(b"GGUF");
+    w.u32(3);
+    w.u64(f.tensors().len() as u64);
+    w.u64(kv.len() as u64);
+    for (k, v) in &kv {
+        let key = if [
+            format!("{arch}."),
+            "general.".into(),
+            "adapter.".into(),
+            "tokenizer.".into(),
+        ]
+        .iter()
+        .any(|p| k.starts_with(p.as_str()))
+        {
+            k.clone()
+        } else {
+            format!("{arch}.{k}")
+        };
+        let supported = match v {
+            Value::I32(_) | Value::I64(_) | Value::U32(_) | Value::U64(_) | Value::F32(_) => true,
+            Value::Bool(_) | Value::String(_) => true,
+            Value::Array(a) => matches!(
+                a,
+                Array::I32(_)
+                    | Array::I64(_)
+                    | Array::U32(_)
+                    | Array::F32(_)
+                    | Array::String(_)
+                    | Array::Bool(_)
+            ),
+            _ => false,
+        };
+        if !supported {
+            return Err(format!("improper type for '{key}'"));
+        }
+        w.str(key.as_bytes());
+        w.value(v)?;
+    }
+    let align = match kv.get("general.alignment") {
+        Some(Value::U32(a)) if *a > 0 => u64::from(*a),
+        _ => ALIGN,
+    };
+    let pad = |n: u64| (align - n % align) % align;
+    let mut order: Vec<&crate::file::TensorInfo> = f.tensors().iter().collect();
+    order.sort_by(|a, b| {
+        go_block(&a.name)
+            .cmp(&go_block(&b.name))
+            .then_with(|| a.name.as_bytes().cmp(b.name.as_bytes()))
+    });
+    let mut offset = 0u64;
+    let mut pieces = Vec::with_capacity(order.len());
+    for t in &order {
+        w.str(t.name.as_bytes());
+        w.u32(t.shape.len() as u32);
+        for d in &t.shape {
+            w.u64(*d);
+        }
+        w.u32(t.ggml_type.id());
+        w.u64(offset);
+        offset += t.size;
+        let p = pad(offset);
+        offset += p;
+        pieces.push(Piece {
+            from: f.tensor_data_offset() + t.offset,
+            size: t.size,
+            pad: p,
+        });
+    }
+    // (the data is written at its offsets: nothing follows the last tensor)
+    if let Some(last) = pieces.last_mut() {
+        last.pad = 0;
     }
     let n = w.0.len() as u64;
     w.0.resize((n + pad(n)) as usize, 0);

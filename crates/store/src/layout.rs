@@ -11,9 +11,10 @@
 //! `llama-quantize … COPY` (`gguf_meta::copy` builds that file); the
 //! caller writes it and gives its digest ([`GgufInput::copy`]), or keeps
 //! the file as given, as Ollama's own test stub (`copyLlamaQuantizeInput`)
-//! does. A projector that Ollama rewrites with its own GGUF writer (a LLaVA
-//! projector without `clip.projector_type`) and safetensors folders are
-//! refused with a message that says so.
+//! does. A LLaVA projector without `clip.projector_type` is rewritten by
+//! Ollama's own GGUF writer (`gguf_meta::copy::ollama_write_gguf`), given
+//! the same way. Safetensors folders are refused with a message that says
+//! so.
 
 use gguf_meta::{GgufFile, Value};
 use ollama::model::Name;
@@ -46,6 +47,12 @@ pub struct GgufInput<'a> {
 /// projector, without embedded compatibility tensors).
 pub fn copies(f: &GgufFile) -> bool {
     kind(f) != "adapter" && !is_projector(f) && !has_compat_tensors(f)
+}
+
+/// Whether this GGUF, given as a file, is a projector that Ollama rewrites
+/// ([`needs_projector_type`]).
+pub fn rewrites_projector(f: &GgufFile) -> bool {
+    kind(f) != "adapter" && is_projector(f) && needs_projector_type(f)
 }
 
 /// `hasEmbeddedCompatibilityTensors`.
@@ -205,8 +212,11 @@ fn is_projector(f: &GgufFile) -> bool {
         && (kv_bool(f, "has_vision_encoder") || kv_bool(f, "has_audio_encoder"))
 }
 
-/// `needsDefaultLlavaProjectorType`.
-fn needs_projector_type(f: &GgufFile) -> bool {
+/// `needsDefaultLlavaProjectorType`: a projector given as a file that
+/// Ollama rewrites with its own writer, adding `clip.projector_type`
+/// (`gguf_meta::copy::ollama_write_gguf`); the caller gives the result as
+/// [`GgufInput::copy`].
+pub fn needs_projector_type(f: &GgufFile) -> bool {
     architecture(f) == "clip"
         && kv_bool(f, "has_vision_encoder")
         && f.get("clip.projector_type").is_none()
@@ -489,10 +499,17 @@ pub fn plan(
             }
         }
         if l.rewrite && l.layer.media_type == PROJECTOR && needs_projector_type(f) {
-            return Err(Refused::Unsupported(format!(
-                "{}: Ollama adds clip.projector_type to this projector with its own GGUF writer, which Promptscope does not reproduce yet",
-                l.layer.from
-            )));
+            // addDefaultLlavaProjectorType: a new layer of Ollama's rewrite
+            status.push("updating GGUF projector metadata".into());
+            let Some((digest, size)) = l.copy.take() else {
+                return Err(Refused::Unsupported(format!(
+                    "{}: Ollama rewrites this projector (adding clip.projector_type); give the rewrite",
+                    l.layer.from
+                )));
+            };
+            l.layer.digest = digest;
+            l.layer.size = size;
+            l.layer.from.clear();
         }
         match l.layer.media_type.as_str() {
             MODEL => {
