@@ -40,6 +40,14 @@ fn temp(tag: &str) -> PathBuf {
     d
 }
 
+/// `promptscope create NAME -f MODELFILE --models STORE EXTRA…`.
+fn create(name: &str, modelfile: &Path, store: &Path, extra: &[&str]) -> (i32, String, String) {
+    let (mf, st) = (modelfile.to_str().unwrap(), store.to_str().unwrap());
+    let mut args = vec!["create", name, "-f", mf, "--models", st];
+    args.extend_from_slice(extra);
+    run(&args, "")
+}
+
 /// Writes the case's GGUFs (from the fixture's blobs) and its Modelfile
 /// into a folder; returns the Modelfile's path.
 fn lay_out(case: &Json, dir: &Path) -> PathBuf {
@@ -62,7 +70,6 @@ fn cases() -> Vec<Json> {
 /// Creates every case into one store and compares it with Ollama's.
 fn reproduce(templates: Option<&Path>) {
     let store = temp(if templates.is_some() { "tpl" } else { "plain" });
-    let store_s = store.to_str().unwrap();
     let mut same = 0;
     for (i, case) in cases().iter().enumerate() {
         let name = case["name"].as_str().unwrap();
@@ -70,19 +77,11 @@ fn reproduce(templates: Option<&Path>) {
         let mf = lay_out(case, &dir);
         // (the fixture's run stored each model GGUF as given: Ollama's test
         // stub stood in for llama-quantize COPY)
-        let mut args = vec![
-            "create",
-            name,
-            "-f",
-            mf.to_str().unwrap(),
-            "--models",
-            store_s,
-            "--keep-gguf",
-        ];
+        let mut extra = vec!["--keep-gguf"];
         if let Some(t) = templates {
-            args.extend(["--templates", t.to_str().unwrap()]);
+            extra.extend(["--templates", t.to_str().unwrap()]);
         }
-        let (code, _, err) = run(&args, "");
+        let (code, _, err) = create(name, &mf, &store, &extra);
         assert_eq!(code, 0, "{name}: {err}");
         assert!(
             err.ends_with("writing manifest\nsuccess\n"),
@@ -177,20 +176,8 @@ fn shared_a_recognized_chat_template_becomes_the_builtin_template() {
     std::fs::write(dir.join("Modelfile"), "FROM ./m.gguf\n").unwrap();
     let store = dir.join("models");
     let mf = dir.join("Modelfile");
-    let args = |name: &'static str| {
-        vec![
-            "create".to_string(),
-            name.to_string(),
-            "-f".into(),
-            mf.to_str().unwrap().into(),
-            "--models".into(),
-            store.to_str().unwrap().into(),
-            "--templates".into(),
-            templates.to_str().unwrap().into(),
-        ]
-    };
-    let a = args("detected");
-    let (code, _, err) = run(&a.iter().map(String::as_str).collect::<Vec<_>>(), "");
+    let tpl = ["--templates", templates.to_str().unwrap()];
+    let (code, _, err) = create("detected", &mf, &store, &tpl);
     assert_eq!(code, 0, "{err}");
     assert!(
         err.contains("using autodetected template chatml\n"),
@@ -237,8 +224,7 @@ fn shared_a_recognized_chat_template_becomes_the_builtin_template() {
         "FROM ./m.gguf\nTEMPLATE {{ .Prompt }}\nPARAMETER temperature 0.5\n",
     )
     .unwrap();
-    let a = args("mine");
-    let (code, _, err) = run(&a.iter().map(String::as_str).collect::<Vec<_>>(), "");
+    let (code, _, err) = create("mine", &mf, &store, &tpl);
     assert_eq!(code, 0, "{err}");
     let m: Json = serde_json::from_str(
         &std::fs::read_to_string(store.join("manifests/registry.ollama.ai/library/mine/latest"))
@@ -271,18 +257,7 @@ fn a_created_model_renders_by_name_as_its_modelfile_inline() {
         MESSAGE assistant Hi!\n";
     std::fs::write(dir.join("Modelfile"), modelfile).unwrap();
     let store = dir.join("models");
-    let (code, _, err) = run(
-        &[
-            "create",
-            "Terse:v2",
-            "-f",
-            dir.join("Modelfile").to_str().unwrap(),
-            "--models",
-            store.to_str().unwrap(),
-            "--quiet",
-        ],
-        "",
-    );
+    let (code, _, err) = create("Terse:v2", &dir.join("Modelfile"), &store, &["--quiet"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(err, "");
     // `list` sees it
@@ -332,12 +307,10 @@ fn a_created_model_renders_by_name_as_its_modelfile_inline() {
 fn ollamas_errors_and_what_it_does_not_write() {
     let dir = temp("errors");
     let store = dir.join("models");
-    let s = store.to_str().unwrap().to_string();
     let mf = dir.join("Modelfile");
-    let m = mf.to_str().unwrap().to_string();
     let create = |name: &str, text: &str| {
         std::fs::write(&mf, text).unwrap();
-        run(&["create", name, "-f", &m, "--models", &s, "--quiet"], "")
+        create(name, &mf, &store, &["--quiet"])
     };
     std::fs::copy(
         blob(
@@ -410,17 +383,7 @@ fn the_model_blob_is_llama_quantize_copys_file() {
     )
     .unwrap();
     let store = dir.join("models");
-    let (code, _, err) = run(
-        &[
-            "create",
-            "smol",
-            "-f",
-            dir.join("Modelfile").to_str().unwrap(),
-            "--models",
-            store.to_str().unwrap(),
-        ],
-        "",
-    );
+    let (code, _, err) = create("smol", &dir.join("Modelfile"), &store, &[]);
     assert_eq!(code, 0, "{err}");
     assert!(
         err.starts_with("validating GGUF model (llama-quantize COPY)\n"),

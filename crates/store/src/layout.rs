@@ -594,12 +594,7 @@ pub fn plan(
         let list = J::Arr(
             req.messages
                 .iter()
-                .map(|m| {
-                    let mut o = Obj::default();
-                    o.put("role", J::s(&m.role))
-                        .put("content", J::s(&m.content));
-                    o.done()
-                })
+                .map(|m| crate::show::message_j(&m.role, &m.content))
                 .collect(),
         );
         layers.push(new_layer(encode(&list), MESSAGES));

@@ -206,6 +206,14 @@ pub fn engine_model(m: &StoredModel, gguf: Option<&GgufFile>) -> EngineModel {
     }
 }
 
+/// A MESSAGE as Go encodes `api.Message` with only a role and content (the
+/// `/api/show` body's `messages`, and `ollama create`'s messages layer).
+pub(crate) fn message_j(role: &str, content: &str) -> J {
+    let mut o = Obj::default();
+    o.put("role", J::s(role)).put("content", J::s(content));
+    o.done()
+}
+
 fn scalar(v: &Value) -> J {
     match v {
         Value::U8(x) => J::int(*x),
@@ -526,12 +534,7 @@ pub fn show(dir: &dyn Dir, root: &str, req: &ShowRequest) -> Result<String, Refu
             J::Arr(
                 m.messages
                     .iter()
-                    .map(|x| {
-                        let mut mo = Obj::default();
-                        mo.put("role", J::s(&x.role))
-                            .put("content", J::s(&x.content));
-                        mo.done()
-                    })
+                    .map(|x| message_j(&x.role, &x.content))
                     .collect(),
             ),
         );
