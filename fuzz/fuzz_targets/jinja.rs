@@ -1,5 +1,6 @@
 //! llama.cpp's Jinja engine (crate `jinja`): template source, optionally `\0`
-//! and JSON variables; lex, parse, render and run the capability probes.
+//! and JSON variables; lex, parse, render (llama.cpp's dialect and Jinja2's)
+//! and run the capability probes.
 //! Any error is fine; a panic, a hang or a stack overflow is not (the fuel,
 //! output and depth bounds must stop every runaway template).
 #![no_main]
@@ -19,6 +20,10 @@ fuzz_target!(|data: &[u8]| {
         })
     });
     let _ = jinja::render(src, &vars);
+    // the Jinja2 dialect (transformers' apply_chat_template) on the same input
+    if let Ok(t) = jinja::jinja2::compile(src) {
+        let _ = jinja::jinja2::render(&t, &vars, 0);
+    }
     if let Ok(program) = jinja::parse(src) {
         let _ = jinja::caps_get(&program);
         let _ = jinja::Runtime::debug_dump_program(&program, src);

@@ -23,7 +23,7 @@ use crate::{parse_json, write_json_line, Failure as CliFailure, Input};
 #[derive(clap::Args)]
 pub struct Args {
     /// A runtime and version to render as: ollama@0.33.0-rc2,
-    /// llama-server@b10488 (twice: A, then B)
+    /// llama-server@b10488, transformers@5.25.0 (twice: A, then B)
     #[arg(long = "as", value_name = "SPEC", required = true, num_args = 1)]
     specs: Vec<String>,
     /// One JSON object: {"a", "b", "equal", "first_difference", "explained_by"}
@@ -47,8 +47,10 @@ struct Side {
 /// llama-server case; for an Ollama chat case, the body Ollama's native
 /// mode builds from it.
 fn server_body(case_spec: Spec, v: &Json) -> Result<Json, String> {
-    if let Spec::LlamaServer(_) = case_spec {
-        return Ok(v["request"].clone());
+    match case_spec {
+        Spec::LlamaServer(_) => return Ok(v["request"].clone()),
+        Spec::Transformers => return Ok(body_of_transformers(&v["request"])),
+        Spec::Ollama(_) => {}
     }
     let req = ollama::api::ChatRequest::decode(&v["request"]).map_err(|e| e.to_string())?;
     let mut msgs = Vec::new();
@@ -66,13 +68,77 @@ fn server_body(case_spec: Spec, v: &Json) -> Result<Json, String> {
     ))
 }
 
+/// A transformers request as llama-server's body: the same messages,
+/// tools and template arguments; a final assistant message to continue is
+/// what llama-server continues when it asks for a generation prompt.
+fn body_of_transformers(req: &Json) -> Json {
+    let mut body = serde_json::Map::new();
+    for k in ["messages", "tools", "chat_template_kwargs"] {
+        if let Some(x) = req.get(k).filter(|x| !x.is_null()) {
+            body.insert(k.into(), x.clone());
+        }
+    }
+    let truthy = |k: &str| {
+        req.get(k)
+            .is_some_and(|x| x.as_bool() != Some(false) && !x.is_null())
+    };
+    body.insert(
+        "add_generation_prompt".into(),
+        json!(truthy("add_generation_prompt") || truthy("continue_final_message")),
+    );
+    Json::Object(body)
+}
+
+/// A llama-server body as a transformers request: the same messages,
+/// tools and template arguments; llama-server's generation prompt
+/// (`add_generation_prompt`, default true) becomes transformers'
+/// `continue_final_message` where the last message is the assistant's
+/// (llama-server continues it) and `add_generation_prompt` otherwise.
+fn transformers_of_body(body: &Json) -> Json {
+    let mut req = serde_json::Map::new();
+    for k in ["messages", "tools", "chat_template_kwargs"] {
+        if let Some(x) = body.get(k).filter(|x| !x.is_null()) {
+            req.insert(k.into(), x.clone());
+        }
+    }
+    let agp = body
+        .get("add_generation_prompt")
+        .and_then(Json::as_bool)
+        .unwrap_or(true);
+    let last_is_assistant = body["messages"]
+        .as_array()
+        .and_then(|m| m.last())
+        .is_some_and(|m| m["role"] == "assistant");
+    if agp && last_is_assistant {
+        req.insert("continue_final_message".into(), json!(true));
+    } else {
+        req.insert("add_generation_prompt".into(), json!(agp));
+    }
+    Json::Object(req)
+}
+
+/// The case's request as transformers takes it.
+fn transformers_request(case_spec: Spec, v: &Json) -> Result<Json, String> {
+    match case_spec {
+        Spec::Transformers => Ok(v["request"].clone()),
+        _ => Ok(transformers_of_body(&server_body(case_spec, v)?)),
+    }
+}
+
 /// The case as Ollama takes it: unchanged for an Ollama case; a
-/// llama-server body goes through Ollama's `/v1/chat/completions` route.
+/// llama-server body (or a transformers request, as llama-server's body)
+/// goes through Ollama's `/v1/chat/completions` route.
 fn ollama_case(case_spec: Spec, v: &Json) -> Json {
     let mut v = v.clone();
-    if let Spec::LlamaServer(_) = case_spec {
+    if let Spec::Transformers = case_spec {
+        v["request"] = body_of_transformers(&v["request"]);
+    }
+    if let Spec::LlamaServer(_) | Spec::Transformers = case_spec {
         v["endpoint"] = json!("openai-chat");
         if let Some(o) = v["request"].as_object_mut() {
+            if let Spec::Transformers = case_spec {
+                o.remove("add_generation_prompt");
+            }
             o.entry("model").or_insert(json!("demo"));
         }
     }
@@ -86,6 +152,19 @@ fn ollama_case(case_spec: Spec, v: &Json) -> Json {
 
 fn render_side(spec: Spec, case_spec: Spec, v: &Json) -> Result<Side, String> {
     match spec {
+        Spec::Transformers => {
+            let mut tv = v.clone();
+            tv["request"] = transformers_request(case_spec, v)?;
+            let tc = crate::hf::TransformersCase::from_json(&tv)?;
+            let r = tc.render();
+            Ok(Side {
+                spec,
+                result: crate::hf::result_json(&r),
+                prompt: r.ok(),
+                tokens: None,
+                rules: Vec::new(),
+            })
+        }
         Spec::LlamaServer(build) => {
             let mut sv = v.clone();
             sv["request"] = server_body(case_spec, v)?;
@@ -186,6 +265,19 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
     } else {
         runtime::diff::explained_by((a.spec, &a.rules), (b.spec, &b.rules))
     };
+    // between transformers and another runtime: the constructs they take
+    // differently
+    let across = (a.spec == Spec::Transformers) != (b.spec == Spec::Transformers);
+    let causes = match (&a.prompt, &b.prompt, byte) {
+        (Some(x), Some(y), Some(at)) if across => runtime::diff::runtime_causes(
+            x,
+            y,
+            at,
+            &transformers_request(case_spec, &v).map_err(CliFailure::Usage)?,
+            v["model"]["chat_template"].as_str().unwrap_or(""),
+        ),
+        _ => Vec::new(),
+    };
     let difference = byte.map(|at| {
         let (x, y) = (a.prompt.as_deref().unwrap(), b.prompt.as_deref().unwrap());
         json!({"byte": at, "token": token,
@@ -203,7 +295,8 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
             "explained_by": explained.iter().map(|c| json!({
                 "id": c.id, "first": format!("b{}", c.first), "upstream": c.upstream,
                 "file": c.file, "new": c.new, "old": c.old,
-            })).collect::<Vec<_>>(),
+            })).chain(causes.iter().map(|c| json!({"id": c.id, "cause": c.line})))
+            .collect::<Vec<_>>(),
         });
         write_json_line(&mut out, &j)?;
     } else {
@@ -232,10 +325,13 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
                 }
             }
         }
-        if !explained.is_empty() {
+        if !explained.is_empty() || !causes.is_empty() {
             t.push_str("explained by:\n");
             for c in &explained {
                 t.push_str(&format!("  {c}\n"));
+            }
+            for c in &causes {
+                t.push_str(&format!("  {}: {}\n", c.id, c.line));
             }
         } else if !equal {
             t.push_str("explained by: no build-specific rule (same build, or the sides differ in how they take the request)\n");

@@ -18,6 +18,7 @@ mod diff;
 mod exec;
 mod generate;
 mod gguf;
+mod hf;
 mod parse;
 mod render;
 mod serve;
@@ -132,7 +133,7 @@ fn run(command: Command) -> Result<(), Failure> {
 /// case that names none gets (contract v3).
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct RuntimeFlags {
-    /// The runtime: ollama (default), llama-server
+    /// The runtime: ollama (default), llama-server, transformers
     #[arg(long, value_name = "RUNTIME")]
     pub runtime: Option<String>,
     /// The Ollama release, as `ollama -v` prints it (default: the newest)
@@ -141,6 +142,9 @@ pub struct RuntimeFlags {
     /// The llama.cpp build of runtime llama-server (b10488; default: the newest)
     #[arg(long, value_name = "BUILD")]
     pub llamacpp: Option<String>,
+    /// The transformers release of runtime transformers (5.25.0, the only one)
+    #[arg(long, value_name = "VERSION")]
+    pub transformers: Option<String>,
 }
 
 impl RuntimeFlags {
@@ -150,6 +154,7 @@ impl RuntimeFlags {
             runtime: self.runtime.clone(),
             ollama: self.ollama.clone(),
             llamacpp: self.llamacpp.clone(),
+            transformers: self.transformers.clone(),
         }
     }
 }

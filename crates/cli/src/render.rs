@@ -286,6 +286,19 @@ fn run_embed(
     }
 }
 
+/// The clock a case's `date` (YYYY-MM-DD) sets, in seconds since the
+/// epoch (absent = now): what `strftime_now` reads.
+pub(crate) fn case_clock(v: &Json) -> Result<i64, String> {
+    Ok(match v.get("date") {
+        None | Some(Json::Null) => ollama::native::NativeTime::now_utc(),
+        Some(Json::String(d)) => ollama::native::NativeTime::from_date(
+            ollama::date::Date::parse(d).ok_or_else(|| format!("date {d:?} is not YYYY-MM-DD"))?,
+        ),
+        Some(_) => return Err("date must be a string YYYY-MM-DD".into()),
+    }
+    .unix())
+}
+
 /// A `"runtime": "llama-server"` case: what llama-server has loaded, its
 /// clock, and the request.
 pub(crate) struct ServerCase {
@@ -351,15 +364,7 @@ impl ServerCase {
             .get("capabilities")
             .and_then(Json::as_array)
             .is_some_and(|c| c.iter().any(|x| x == "vision"));
-        let now = match v.get("date") {
-            None | Some(Json::Null) => ollama::native::NativeTime::now_utc(),
-            Some(Json::String(d)) => ollama::native::NativeTime::from_date(
-                ollama::date::Date::parse(d)
-                    .ok_or_else(|| format!("date {d:?} is not YYYY-MM-DD"))?,
-            ),
-            Some(_) => return Err("date must be a string YYYY-MM-DD".into()),
-        }
-        .unix();
+        let now = case_clock(v)?;
         let request = v.get("request").cloned().unwrap_or(Json::Null);
         if !request.is_object() {
             return Err("request must be an object: llama-server's request body".into());
@@ -511,6 +516,12 @@ fn jsonl_result(mut v: Json, defaults: &runtime::Defaults) -> Result<Json, Strin
             }
             return Ok(o);
         }
+        runtime::Spec::Transformers => {
+            let tc = crate::hf::TransformersCase::from_json(&v)?;
+            let mut o = crate::hf::result_json(&tc.render());
+            o["id"] = id;
+            return Ok(o);
+        }
         runtime::Spec::Ollama(release) => release,
     };
     match crate::store::resolve_case(&mut v) {
@@ -568,6 +579,7 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
     let mut v = parse_json(&text, opts.name()).map_err(CliFailure::Usage)?;
     let release = match runtime::Spec::of_case(&v, &defaults).map_err(CliFailure::Usage)? {
         runtime::Spec::LlamaServer(build) => return run_server(&v, build, args.json, &mut out),
+        runtime::Spec::Transformers => return crate::hf::run_render(&v, args.json, &mut out),
         runtime::Spec::Ollama(release) => release,
     };
     match crate::store::resolve_case(&mut v) {

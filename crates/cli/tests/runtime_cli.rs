@@ -96,8 +96,11 @@ fn runtime_keys_are_checked() {
     c["ollama"] = json!("0.29.0");
     assert!(bad(c, &[])
         .contains("Ollama \"0.29.0\" is not a supported release (supported: 0.33.0-rc2)"));
-    assert!(bad(chat.clone(), &["--runtime", "transformers"])
-        .contains("not supported by this Promptscope yet"));
+    assert!(bad(
+        chat.clone(),
+        &["--runtime", "transformers", "--transformers", "4.57.0"]
+    )
+    .contains("transformers \"4.57.0\" is not a supported version (supported: 5.25.0)"));
     assert!(bad(chat.clone(), &["--runtime", "vllm"]).contains("unknown runtime \"vllm\""));
     // an Ollama result says which release rendered it
     let (code, j) = json_out(&["render", "--json"], &chat);

@@ -110,6 +110,9 @@ pub enum StmtKind {
         true_expr: StmtPtr,
         false_expr: StmtPtr,
     },
+    /// Jinja2 dialect only: `{{ expr }}`, whose value is written as
+    /// Python's `str()` gives it.
+    Output(StmtPtr),
 }
 
 impl Stmt {
@@ -146,6 +149,7 @@ impl Stmt {
             Spread { .. } => "SpreadExpression",
             CallStatement { .. } => "CallStatement",
             Ternary { .. } => "Ternary",
+            Output(_) => "Output",
         }
     }
 

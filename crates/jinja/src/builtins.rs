@@ -420,6 +420,10 @@ fn toobject(args: &FuncArgs) -> Result<Value> {
 }
 
 fn raise_exception(args: &FuncArgs) -> Result<Value> {
+    if args.ctx.dialect == crate::Dialect::Jinja2 {
+        let msg = crate::jinja2::py_str(&args.get_pos(0)?)?;
+        return Err(crate::Error::python("TemplateError", msg));
+    }
     args.ensure1(ValType::Str)?;
     let msg = args.get_pos(0)?.as_string()?.str();
     Err(raised(format!("Jinja Exception: {msg}")))
@@ -649,10 +653,19 @@ static GLOBAL_BUILTINS: Table = &[
         ))
     }),
     ("test_is_sameas", test_is_sameas),
-    ("test_is_escaped", |_| {
+    ("test_is_escaped", |a| {
+        if a.ctx.dialect == crate::Dialect::Jinja2 {
+            let v = a.get_pos(0)?;
+            return Ok(Value::bool(
+                matches!(v.kind(), crate::value::ValueKind::Str(s) if s.is_safe()),
+            ));
+        }
         Err(Error::not_implemented("escaped test not implemented"))
     }),
-    ("test_is_filter", |_| {
+    ("test_is_filter", |a| {
+        if a.ctx.dialect == crate::Dialect::Jinja2 {
+            return Ok(Value::bool(crate::jinja2::is_filter(&a.get_pos(0)?)));
+        }
         Err(Error::not_implemented("filter test not implemented"))
     }),
 ];
@@ -780,6 +793,9 @@ fn string_replace(a: &FuncArgs) -> Result<Value> {
     } else {
         -1
     };
+    if count >= 0 && a.ctx.dialect == crate::Dialect::Jinja2 {
+        return crate::jinja2::replace_count(&input, &old, &new, count as usize, a.ctx);
+    }
     if count > 0 {
         return Err(Error::not_implemented(
             "String replace with count argument not implemented",
@@ -813,6 +829,9 @@ fn string_replace(a: &FuncArgs) -> Result<Value> {
 }
 
 fn string_format(a: &FuncArgs) -> Result<Value> {
+    if a.ctx.dialect == crate::Dialect::Jinja2 {
+        return crate::jinja2::str_format(a);
+    }
     let input = a.get_pos(0)?;
     if !input.is(ValType::Str) {
         return Err(raised("format() first argument must be a string"));
@@ -1133,6 +1152,9 @@ fn array_map(a: &FuncArgs) -> Result<Value> {
     a.ensure_count(2, 999)?;
     if !a.get_pos(0)?.is(ValType::Array) {
         return Err(raised("map: first argument must be an array"));
+    }
+    if !a.get_args()[1].is(ValType::Kwarg) && a.ctx.dialect == crate::Dialect::Jinja2 {
+        return crate::jinja2::map_filter(a);
     }
     if !a.get_args()[1].is(ValType::Kwarg) {
         return Err(Error::not_implemented(

@@ -28,6 +28,9 @@ pub enum ErrorKind {
     TooDeep,
     /// `global_from_json` was given something that is not an object.
     Json,
+    /// Jinja2 dialect: a Python exception; the message is
+    /// `TypeName: message` as Python prints the exception's last line.
+    Python,
 }
 
 /// An error with its kind and the exact message the C++ engine's `what()` gives.
@@ -66,6 +69,10 @@ impl Error {
     pub(crate) fn raised(msg: impl Into<String>) -> Self {
         Self::new(ErrorKind::Raised, msg)
     }
+    /// A Python exception (Jinja2 dialect): `TypeName: message`.
+    pub fn python(type_name: &str, msg: impl AsRef<str>) -> Self {
+        Self::new(ErrorKind::Python, format!("{type_name}: {}", msg.as_ref()))
+    }
     pub(crate) fn not_implemented(msg: &str) -> Self {
         Self::new(ErrorKind::NotImplemented, format!("NotImplemented: {msg}"))
     }
@@ -80,6 +87,7 @@ impl Error {
                     | ErrorKind::FuelExhausted
                     | ErrorKind::OutputTooLarge
                     | ErrorKind::TooDeep
+                    | ErrorKind::Python
             )
     }
 }

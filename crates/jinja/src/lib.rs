@@ -92,6 +92,7 @@ pub mod caps;
 pub mod cstd;
 mod debug;
 mod error;
+pub mod jinja2;
 pub mod lexer;
 pub mod parser;
 pub mod runtime;
@@ -106,11 +107,22 @@ pub use caps::{
 };
 pub use error::{Error, ErrorKind, Result};
 pub use lexer::{Lexer, LexerResult, Token, TokenType};
-pub use parser::{parse_from_tokens, parse_from_tokens_with};
+pub use parser::{parse_from_tokens, parse_from_tokens_in, parse_from_tokens_with};
 pub use runtime::{gather_string_parts, Context, Runtime};
 pub use string::{JString, StringPart};
 pub use utils::Hasher;
 pub use value::{global_from_json, value_to_json, Value};
+
+/// Which engine's semantics: llama.cpp's (the default) or Python Jinja2's
+/// as transformers configures it ([`jinja2`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Dialect {
+    /// llama.cpp's `common/jinja`.
+    #[default]
+    LlamaCpp,
+    /// Jinja2 3.1.6 in transformers' `ImmutableSandboxedEnvironment`.
+    Jinja2,
+}
 
 /// Parses a template (lexer + parser).
 pub fn parse(source: &str) -> Result<ast::Program> {

@@ -12,6 +12,7 @@ use crate::ast::{Program, Stmt, StmtKind, StmtPtr};
 use crate::error::{Error, ErrorKind, Result};
 use crate::lexer::{LexerResult, Token, TokenType};
 use crate::utils::fmt_error_with_source;
+use crate::Dialect;
 
 /// How deep blocks and expressions may nest in the parser (our addition).
 pub const MAX_PARSE_DEPTH: usize = 100;
@@ -24,12 +25,22 @@ pub fn parse_from_tokens(lexer_res: &LexerResult) -> Result<Program> {
 /// `parse_from_tokens` as `rules`' build parses (and noting the
 /// build-specific rules it consulted).
 pub fn parse_from_tokens_with(lexer_res: &LexerResult, rules: &changes::Rules) -> Result<Program> {
+    parse_from_tokens_in(lexer_res, rules, Dialect::LlamaCpp)
+}
+
+/// `parse_from_tokens` in a [`Dialect`].
+pub fn parse_from_tokens_in(
+    lexer_res: &LexerResult,
+    rules: &changes::Rules,
+    dialect: Dialect,
+) -> Result<Program> {
     let mut p = Parser {
         tokens: &lexer_res.tokens,
         current: 0,
         source: &lexer_res.source,
         depth: 0,
         rules,
+        dialect,
     };
     p.parse()
 }
@@ -40,6 +51,7 @@ struct Parser<'a> {
     source: &'a [u8],
     depth: usize,
     rules: &'a changes::Rules,
+    dialect: Dialect,
 }
 
 static END_TOKEN: Token = Token {
@@ -172,8 +184,12 @@ impl<'a> Parser<'a> {
 
     fn parse_jinja_expression(&mut self) -> Result<StmtPtr> {
         self.expect(TokenType::OpenExpression, "Expected {{")?;
+        let start_pos = self.current;
         let result = self.parse_expression()?;
         self.expect(TokenType::CloseExpression, "Expected }}")?;
+        if self.dialect == Dialect::Jinja2 {
+            return Ok(self.mk(start_pos, StmtKind::Output(result)));
+        }
         Ok(result)
     }
 

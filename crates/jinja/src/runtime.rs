@@ -51,6 +51,8 @@ pub struct Context {
     /// The llama.cpp build whose engine this is, and the rows of the
     /// change table the work consulted (shared by every scope).
     pub rules: Rc<changes::Rules>,
+    /// Whose semantics the engine follows.
+    pub dialect: crate::Dialect,
     limits: Rc<Limits>,
 }
 
@@ -102,6 +104,7 @@ impl Context {
             current_time: now(),
             is_get_stats: false,
             rules,
+            dialect: crate::Dialect::LlamaCpp,
             limits: Rc::new(Limits {
                 fuel: Cell::new(FUEL),
                 depth: Cell::new(0),
@@ -128,6 +131,7 @@ impl Context {
             current_time: self.current_time,
             is_get_stats: self.is_get_stats,
             rules: self.rules.clone(),
+            dialect: self.dialect,
             limits: self.limits.clone(),
         })
     }
@@ -456,6 +460,9 @@ fn try_builtin_func(
     if undef_on_missing {
         return Ok(Value::undefined(name));
     }
+    if ctx.dialect == crate::Dialect::Jinja2 {
+        return Err(crate::jinja2::unknown_filter(name, input));
+    }
     Err(rt(format!(
         "Unknown (built-in) filter '{}' for type {}",
         name,
@@ -479,6 +486,11 @@ fn apply_filter(ctx: &Context, filter: &StmtPtr, input: Value) -> Result<Value> 
     match &filter.kind {
         StmtKind::Identifier(id) => {
             let id = filter_alias(id);
+            if ctx.dialect == crate::Dialect::Jinja2 {
+                if let Some(v) = crate::jinja2::filter(ctx, id, &input, &FuncArgs::new(ctx))? {
+                    return Ok(v);
+                }
+            }
             if !input.is_undefined()
                 && !input.is(ValType::Str)
                 && matches!(
@@ -502,13 +514,18 @@ fn apply_filter(ctx: &Context, filter: &StmtPtr, input: Value) -> Result<Value> 
             for a in args {
                 fa.push_back(execute(a, ctx)?);
             }
+            if ctx.dialect == crate::Dialect::Jinja2 {
+                if let Some(v) = crate::jinja2::filter(ctx, id, &input, &fa)? {
+                    return Ok(v);
+                }
+            }
             invoke(&try_builtin_func(ctx, id, &input, false)?, &fa)
         }
         _ => Err(rt("Invalid filter expression")),
     }
 }
 
-fn string_concat(ctx: &Context, left: JString, right: &JString) -> Result<Value> {
+pub(crate) fn string_concat(ctx: &Context, left: JString, right: &JString) -> Result<Value> {
     let mut out = left;
     let len = out.length() + right.length();
     let parts = out.parts.len() + right.parts.len();
@@ -539,6 +556,11 @@ fn binary(ctx: &Context, op: &str, left: &StmtPtr, right: &StmtPtr) -> Result<Va
         };
     }
     let rv = execute(right, ctx)?;
+    if ctx.dialect == crate::Dialect::Jinja2 {
+        if let Some(r) = crate::jinja2::binary(ctx, op, &lv, &rv)? {
+            return Ok(r);
+        }
+    }
     if op == "==" {
         return Ok(Value::bool(equivalent(&lv, &rv)));
     }
@@ -718,6 +740,19 @@ fn member(
     computed: bool,
 ) -> Result<Value> {
     let object = execute(object_stmt, ctx)?;
+    if ctx.dialect == crate::Dialect::Jinja2 {
+        return crate::jinja2::member(ctx, object, property_stmt, computed);
+    }
+    member_of(ctx, object, property_stmt, computed)
+}
+
+/// [`member`] once the object is known.
+pub(crate) fn member_of(
+    ctx: &Context,
+    object: Value,
+    property_stmt: &StmtPtr,
+    computed: bool,
+) -> Result<Value> {
     let property;
     if computed {
         let arr_size: i64 = match object.kind() {
@@ -887,6 +922,9 @@ fn for_loop(
         iterable_val = Value::array(Vec::new());
     }
     let is_object = iterable_val.is(ValType::Object);
+    if ctx.dialect == crate::Dialect::Jinja2 {
+        iterable_val = crate::jinja2::iterable(iterable_val)?;
+    }
     if !iterable_val.is(ValType::Array) && !is_object {
         return Err(rt(format!(
             "Expected iterable or object type in for loop: got {}",
@@ -1189,6 +1227,9 @@ fn call_expression(ctx: &Context, callee: &StmtPtr, args: &[StmtPtr]) -> Result<
     }
     let cv = execute(callee, ctx)?;
     if !cv.is(ValType::Func) {
+        if ctx.dialect == crate::Dialect::Jinja2 {
+            return Err(crate::jinja2::not_callable(&cv));
+        }
         return Err(rt(format!(
             "Callee is not a function: got {}",
             cv.type_name()
@@ -1252,7 +1293,10 @@ fn execute_other(stmt: &StmtPtr, ctx: &Context) -> Result<Value> {
         StmtKind::Call { callee, args } => call_expression(ctx, callee, args),
         StmtKind::Identifier(name) => {
             let it = ctx.get_val(name);
-            if !it.is_undefined() {
+            if !it.is_undefined()
+                || (ctx.dialect == crate::Dialect::Jinja2
+                    && crate::jinja2::is_stored_undefined(&it))
+            {
                 if ctx.is_get_stats {
                     it.mark_used(false);
                 }
@@ -1262,6 +1306,8 @@ fn execute_other(stmt: &StmtPtr, ctx: &Context) -> Result<Value> {
                 name != "dict" || ctx.rules.on(&changes::llamacpp::JINJA_DICT_BUILTIN)
             }) {
                 Ok(Value::builtin(name, f, None))
+            } else if ctx.dialect == crate::Dialect::Jinja2 {
+                Ok(crate::jinja2::undefined_name(name))
             } else {
                 Ok(Value::undefined(name))
             }
@@ -1377,6 +1423,17 @@ fn execute_other(stmt: &StmtPtr, ctx: &Context) -> Result<Value> {
                 execute(true_expr, ctx)
             } else {
                 execute(false_expr, ctx)
+            }
+        }
+        StmtKind::Output(expr) => {
+            let v = execute(expr, ctx)?;
+            match v.kind() {
+                ValueKind::Str(_) => Ok(v),
+                _ => {
+                    let s = crate::jinja2::py_str(&v)?;
+                    ctx.charge_bytes(s.len())?;
+                    Ok(Value::string(JString::new(s, false)))
+                }
             }
         }
     }

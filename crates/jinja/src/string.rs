@@ -32,6 +32,9 @@ impl StringPart {
 pub struct JString {
     /// The parts, in order.
     pub parts: Vec<StringPart>,
+    /// Jinja2 dialect: a `Markup` string (from `|safe`), whose `+` and `~`
+    /// HTML-escape the plain string on the other side.
+    pub safe: bool,
 }
 
 impl JString {
@@ -42,7 +45,12 @@ impl JString {
                 is_input: user_input,
                 val: v.into(),
             }],
+            safe: false,
         }
+    }
+    /// Whether this is a Jinja2 `Markup` string.
+    pub fn is_safe(&self) -> bool {
+        self.safe
     }
     /// Marks all parts as user input.
     pub fn mark_input(&mut self) {

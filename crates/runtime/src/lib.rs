@@ -1,12 +1,15 @@
 //! One front door for the runtimes whose prompts Promptscope reproduces:
 //! which runtime and version a render case names ([`Spec`], contract v3 of
 //! `shared/spec/cli.md`), llama-server's own rendering of its own request
-//! ([`llama_server`]), and where two renders part ([`diff`]).
+//! ([`llama_server`]), Hugging Face transformers' `apply_chat_template`
+//! ([`transformers`]), and where two renders part ([`diff`]).
 //!
 //! Each runtime owns its engine: Ollama is the `ollama` crate (a release
 //! implies the llama.cpp build of its native mode), llama-server is the
 //! `llamachat` crate on the `jinja` crate, both at a build of
-//! `changes::llamacpp`. This crate only chooses and compares.
+//! `changes::llamacpp`; transformers is the `jinja` crate's Jinja2
+//! dialect under [`transformers`]'s argument handling. This crate chooses,
+//! compares, and holds transformers' argument handling.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -18,6 +21,7 @@ pub use changes::{Build, Release};
 
 pub mod diff;
 pub mod llama_server;
+pub mod transformers;
 
 /// A runtime and its version: what renders a case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +30,9 @@ pub enum Spec {
     Ollama(Release),
     /// llama-server at a llama.cpp build.
     LlamaServer(Build),
+    /// Hugging Face transformers' `apply_chat_template` (the pinned
+    /// release, [`transformers::VERSION`]).
+    Transformers,
 }
 
 impl Spec {
@@ -34,6 +41,7 @@ impl Spec {
         match self {
             Spec::Ollama(_) => "ollama",
             Spec::LlamaServer(_) => "llama-server",
+            Spec::Transformers => "transformers",
         }
     }
 
@@ -43,15 +51,17 @@ impl Spec {
         match self {
             Spec::Ollama(r) => r.tag.to_string(),
             Spec::LlamaServer(b) => b.to_string(),
+            Spec::Transformers => transformers::VERSION.to_string(),
         }
     }
 
     /// The llama.cpp build that renders native mode or llama-server's
-    /// own requests.
-    pub fn llama_cpp(&self) -> Build {
+    /// own requests (none for transformers).
+    pub fn llama_cpp(&self) -> Option<Build> {
         match self {
-            Spec::Ollama(r) => r.llama_cpp,
-            Spec::LlamaServer(b) => *b,
+            Spec::Ollama(r) => Some(r.llama_cpp),
+            Spec::LlamaServer(b) => Some(*b),
+            Spec::Transformers => None,
         }
     }
 
@@ -76,13 +86,16 @@ impl Spec {
                 Some(v) => Build::parse(v)?,
                 None => Build::NEWEST,
             })),
-            "transformers" => Err(
-                "runtime \"transformers\" is not supported by this Promptscope yet \
-                 (supported: ollama, llama-server)"
-                    .into(),
-            ),
+            "transformers" => match version {
+                None => Ok(Spec::Transformers),
+                Some(v) if v == transformers::VERSION => Ok(Spec::Transformers),
+                Some(v) => Err(format!(
+                    "transformers {v:?} is not a supported version (supported: {})",
+                    transformers::VERSION
+                )),
+            },
             other => Err(format!(
-                "unknown runtime {other:?} (supported: ollama, llama-server)"
+                "unknown runtime {other:?} (supported: ollama, llama-server, transformers)"
             )),
         }
     }
@@ -143,7 +156,25 @@ impl Spec {
                     llamacpp.or_else(|| defaults.llamacpp.clone()).as_deref(),
                 )
             }
-            other => Spec::of(other, transformers.as_deref()),
+            "transformers" => {
+                if ollama.is_some() || llamacpp.is_some() {
+                    return Err(format!(
+                        "{} is not a version of runtime \"transformers\" (its key is transformers)",
+                        if ollama.is_some() {
+                            "ollama"
+                        } else {
+                            "llamacpp"
+                        }
+                    ));
+                }
+                Spec::of(
+                    "transformers",
+                    transformers
+                        .or_else(|| defaults.transformers.clone())
+                        .as_deref(),
+                )
+            }
+            other => Spec::of(other, None),
         }
     }
 }
@@ -165,6 +196,8 @@ pub struct Defaults {
     pub ollama: Option<String>,
     /// `--llamacpp`.
     pub llamacpp: Option<String>,
+    /// `--transformers`.
+    pub transformers: Option<String>,
 }
 
 #[cfg(test)]
@@ -193,7 +226,18 @@ mod tests {
         assert!(Spec::parse("vllm@1")
             .unwrap_err()
             .starts_with("unknown runtime \"vllm\""));
-        assert_eq!(Spec::Ollama(Release::NEWEST).llama_cpp(), Build::B10488);
+        assert_eq!(
+            Spec::Ollama(Release::NEWEST).llama_cpp(),
+            Some(Build::B10488)
+        );
+        assert_eq!(Spec::parse("transformers"), Ok(Spec::Transformers));
+        assert_eq!(
+            Spec::parse("transformers@5.25.0").unwrap().to_string(),
+            "transformers@5.25.0"
+        );
+        assert!(Spec::parse("transformers@4.57.0")
+            .unwrap_err()
+            .contains("supported: 5.25.0"));
     }
 
     #[test]
@@ -213,6 +257,16 @@ mod tests {
         assert!(Spec::of_case(&json!({"llamacpp": "b10488"}), &d)
             .unwrap_err()
             .contains("implied by the Ollama release"));
+        assert_eq!(
+            Spec::of_case(&json!({"runtime": "transformers"}), &d),
+            Ok(Spec::Transformers)
+        );
+        assert!(Spec::of_case(
+            &json!({"runtime": "transformers", "llamacpp": "b10488"}),
+            &d
+        )
+        .unwrap_err()
+        .contains("its key is transformers"));
         assert!(Spec::of_case(
             &json!({"runtime": "llama-server", "ollama": "0.33.0-rc2"}),
             &d
