@@ -157,11 +157,16 @@ fn render_side(spec: Spec, case_spec: Spec, v: &Json) -> Result<Side, String> {
             tv["request"] = transformers_request(case_spec, v)?;
             let tc = crate::hf::TransformersCase::from_json(&tv)?;
             let r = tc.render();
+            let tokens = r
+                .as_ref()
+                .ok()
+                .and_then(|p| tc.tokens(p))
+                .and_then(Result::ok);
             Ok(Side {
                 spec,
-                result: crate::hf::result_json(&r),
+                result: tc.result_json(&r),
                 prompt: r.ok(),
-                tokens: None,
+                tokens,
                 rules: Vec::new(),
             })
         }

@@ -13,6 +13,8 @@ use crate::{write_json_line, Failure as CliFailure};
 pub(crate) struct TransformersCase {
     model: Model,
     now: i64,
+    /// `model.tokenizer`: a `tokenizer.json` for the token count.
+    tokenizer: Option<hftokenizer::HfTokenizer>,
     /// The request: `messages`, `tools`, `documents`,
     /// `add_generation_prompt`, `continue_final_message`,
     /// `chat_template_kwargs`.
@@ -56,6 +58,17 @@ impl TransformersCase {
             model.special.sort_by_key(|(k, _)| order(k));
         }
         let now = crate::render::case_clock(v)?;
+        let tokenizer = match m.get("tokenizer") {
+            None | Some(Json::Null) => None,
+            Some(Json::String(p)) => {
+                let bytes = std::fs::read(p).map_err(|e| format!("cannot read {p}: {e}"))?;
+                Some(
+                    hftokenizer::HfTokenizer::from_json(&bytes)
+                        .map_err(|e| format!("model.tokenizer {p}: {e}"))?,
+                )
+            }
+            Some(_) => return Err("model.tokenizer must be a path to a tokenizer.json".into()),
+        };
         let request = v.get("request").cloned().unwrap_or(Json::Null);
         if !request.is_object() {
             return Err(
@@ -66,6 +79,7 @@ impl TransformersCase {
         Ok(TransformersCase {
             model,
             now,
+            tokenizer,
             request,
         })
     }
@@ -74,16 +88,33 @@ impl TransformersCase {
     pub(crate) fn render(&self) -> runtime::transformers::Rendered {
         runtime::transformers::render(&self.model, &self.request, self.now)
     }
-}
 
-/// A transformers result's `--json` object.
-pub(crate) fn result_json(result: &runtime::transformers::Rendered) -> Json {
-    let mut j = json!({"runtime": "transformers", "transformers": runtime::transformers::VERSION});
-    match result {
-        Ok(p) => j["prompt"] = json!(p),
-        Err(e) => j["error"] = json!(e),
+    /// The prompt's ids as `apply_chat_template(tokenize=True)` gives them
+    /// (the rendered text encoded without special tokens), with a
+    /// tokenizer.
+    pub(crate) fn tokens(&self, prompt: &str) -> Option<Result<Vec<u32>, String>> {
+        let t = self.tokenizer.as_ref()?;
+        Some(t.encode(prompt, false).map_err(|e| e.0))
     }
-    j
+
+    /// A result's `--json` object: the runtime keys, the prompt or the
+    /// exception, and the token count with a tokenizer.
+    pub(crate) fn result_json(&self, result: &runtime::transformers::Rendered) -> Json {
+        let mut j =
+            json!({"runtime": "transformers", "transformers": runtime::transformers::VERSION});
+        match result {
+            Ok(p) => {
+                j["prompt"] = json!(p);
+                match self.tokens(p) {
+                    Some(Ok(t)) => j["prompt_tokens"] = json!(t.len()),
+                    Some(Err(e)) => j["prompt_tokens_error"] = json!(e),
+                    None => {}
+                }
+            }
+            Err(e) => j["error"] = json!(e),
+        }
+        j
+    }
 }
 
 /// `promptscope render` of a transformers case: the prompt, or the
@@ -92,7 +123,7 @@ pub(crate) fn run_render(v: &Json, as_json: bool, out: &mut impl Write) -> Resul
     let case = TransformersCase::from_json(v).map_err(CliFailure::Usage)?;
     let result = case.render();
     if as_json {
-        write_json_line(out, &result_json(&result))?;
+        write_json_line(out, &case.result_json(&result))?;
     } else {
         match &result {
             Ok(p) => out

@@ -518,7 +518,7 @@ fn jsonl_result(mut v: Json, defaults: &runtime::Defaults) -> Result<Json, Strin
         }
         runtime::Spec::Transformers => {
             let tc = crate::hf::TransformersCase::from_json(&v)?;
-            let mut o = crate::hf::result_json(&tc.render());
+            let mut o = tc.result_json(&tc.render());
             o["id"] = id;
             return Ok(o);
         }

@@ -181,3 +181,27 @@ fn diff_against_ollama_and_llama_server() {
         "{out}"
     );
 }
+
+#[test]
+fn a_tokenizer_json_counts_the_prompt() {
+    // transformers 5.25.0: apply_chat_template(tokenize=True) with this
+    // tokenizer.json gives 16 ids, the first [0, 439, 201, 384, ...]
+    let tokenizer = testkit::repo_root().join("tests/corpus/hf-tokenizer/byte-level-bpe.json");
+    let c = json!({"runtime": "transformers",
+                   "model": {"chat_template": "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}",
+                             "tokenizer": tokenizer},
+                   "request": {"messages": [{"role": "user", "content": "What is the weather in Paris?"}],
+                               "add_generation_prompt": true}});
+    let (code, j) = json_out(&["render", "--json"], &c);
+    assert_eq!(code, 0);
+    assert_eq!(j["prompt_tokens"], 16, "{j}");
+    // a file that is no tokenizer: bad input, said so
+    let mut bad = c.clone();
+    bad["model"]["tokenizer"] = json!(testkit::repo_root().join("Cargo.toml"));
+    let (code, _, err) = run(&["render"], &bad.to_string());
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("model.tokenizer") && err.contains("is not JSON"),
+        "{err}"
+    );
+}
