@@ -26,5 +26,6 @@ pub mod jobs;
 pub mod modelfile;
 pub mod modelstore;
 pub mod reqedit;
+pub mod runtimes;
 pub mod share;
 pub mod state;

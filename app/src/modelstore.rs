@@ -348,6 +348,9 @@ pub fn import_text(model: &mut ModelState, text: &str) -> Result<Imported, Strin
                 e.column()
             )
         })?;
+        if is_tokenizer_config(&body) {
+            return import_tokenizer_config(model, &body);
+        }
         let (req, extra) = store::show::import_body(&body)?;
         (req, extra, "/api/show")
     } else {
@@ -377,6 +380,72 @@ pub fn import_text(model: &mut ModelState, text: &str) -> Result<Imported, Strin
         kind,
         from: req.from.clone(),
         warnings: req.warnings.clone(),
+    })
+}
+
+/// A Hugging Face `tokenizer_config.json` (a chat template and the tokenizer's
+/// settings) rather than an `/api/show` body (which has a `modelfile`, a
+/// `template` or `details`).
+fn is_tokenizer_config(body: &Value) -> bool {
+    body.get("chat_template").is_some()
+        && [
+            "modelfile",
+            "template",
+            "details",
+            "model_info",
+            "parameters",
+        ]
+        .iter()
+        .all(|k| body.get(*k).is_none())
+}
+
+/// Fills the model fields from a `tokenizer_config.json`, as a model
+/// converted from it to a GGUF has them (llama.cpp's converter writes its
+/// chat template to `tokenizer.chat_template`): no TEMPLATE, so Ollama's
+/// native mode renders the Jinja template; its BOS and EOS texts. Of named
+/// templates the `default` one is used (transformers' choice without tools).
+fn import_tokenizer_config(model: &mut ModelState, body: &Value) -> Result<Imported, String> {
+    let m = runtime::transformers::Model::from_case(&json!({ "tokenizer_config": body }))
+        .map_err(|e| format!("tokenizer_config.json: {e}"))?;
+    let mut warnings = Vec::new();
+    let template = match &m.templates {
+        runtime::transformers::Templates::One(t) => t.clone(),
+        runtime::transformers::Templates::Named(named) => {
+            let names: Vec<&str> = named.iter().map(|(n, _)| n.as_str()).collect();
+            let (name, t) = named
+                .iter()
+                .find(|(n, _)| n == "default")
+                .or_else(|| named.first())
+                .ok_or("tokenizer_config.json: chat_template has no templates")?;
+            warnings.push(format!(
+                "Of its named templates ({}), \"{name}\" is used.",
+                names.join(", ")
+            ));
+            t.clone()
+        }
+        runtime::transformers::Templates::None => {
+            return Err("tokenizer_config.json: chat_template is null".into())
+        }
+    };
+    let token = |k: &str| {
+        m.special
+            .iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, t)| t.clone())
+            .unwrap_or_default()
+    };
+    *model = ModelState {
+        chat_template: template,
+        bos_token: token("bos_token"),
+        eos_token: token("eos_token"),
+        date: std::mem::take(&mut model.date),
+        go_template_env: model.go_template_env.take(),
+        ..ModelState::default()
+    };
+    Ok(Imported {
+        kind: "tokenizer_config.json",
+        from: String::new(),
+        warnings,
     })
 }
 
@@ -716,5 +785,45 @@ pub(crate) mod tests {
         assert!(import_text(&mut m, "{\"license\": 1}")
             .unwrap_err()
             .contains("no \"modelfile\""));
+    }
+
+    #[test]
+    fn a_tokenizer_config_gives_the_jinja_template_and_its_tokens() {
+        let mut m = ModelState {
+            has_template: true,
+            template: "{{ .Prompt }}".into(),
+            system: "be brief".into(),
+            date: "2026-12-01".into(),
+            ..ModelState::default()
+        };
+        let config = json!({
+            "tokenizer_class": "PreTrainedTokenizerFast",
+            "bos_token": {"content": "<|begin_of_text|>", "special": true},
+            "eos_token": "<|eot_id|>",
+            "chat_template": [
+                {"name": "default", "template": "D"},
+                {"name": "tool_use", "template": "T"}
+            ]
+        });
+        let got = import_text(&mut m, &config.to_string()).unwrap();
+        assert_eq!(got.kind, "tokenizer_config.json");
+        assert_eq!(
+            got.warnings,
+            ["Of its named templates (default, tool_use), \"default\" is used."]
+        );
+        assert_eq!(
+            m,
+            ModelState {
+                chat_template: "D".into(),
+                bos_token: "<|begin_of_text|>".into(),
+                eos_token: "<|eot_id|>".into(),
+                date: "2026-12-01".into(),
+                ..ModelState::default()
+            }
+        );
+        assert_eq!(
+            import_text(&mut m, "{\"chat_template\": 3}").unwrap_err(),
+            "tokenizer_config.json: model.chat_template must be a string, a list of {name, template} or an object"
+        );
     }
 }

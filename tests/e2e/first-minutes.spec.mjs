@@ -33,7 +33,7 @@ describe('the first five minutes', () => {
         const sources = page.getByTestId('sources');
         assert.equal(
           (await sources.textContent()).replace(/\s+/g, ' ').trim(),
-          'Model from:Ollama folderGGUF fileModelfile or /api/showYour TEMPLATE',
+          'Model from:Ollama folderGGUF fileModelfile or /api/showtokenizer_config.jsonYour TEMPLATE',
         );
         assert.ok((await box(sources)).bottom < 120, 'the source picker is in the top bar');
         // the model, the conversation, the prompt and Explain, side by side, without scrolling

@@ -84,11 +84,11 @@ pub fn App() -> impl IntoView {
                 <h1>"Promptscope"</h1>
                 <p class="tagline">{move || store.t("app.tagline")}</p>
             </div>
-            <RuntimeLine />
             <SourceBar />
         </header>
         <div class="bar">
             <ExamplesBar />
+            <RuntimeLine />
             <div class="bar-end">
                 <Toolbar />
                 <Settings />

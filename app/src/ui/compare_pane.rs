@@ -1,11 +1,14 @@
-//! The Compare pane: the Go TEMPLATE against the GGUF chat template, or
-//! this template against a saved version, as a diff of prompts and tokens.
+//! The Compare pane: the Go TEMPLATE against the GGUF chat template, this
+//! template against a saved version, or Ollama against Hugging Face
+//! transformers (what vLLM, SGLang and MLX-LM render), as a diff of
+//! prompts and tokens, with the first difference and its cause.
 
 use leptos::prelude::*;
 
 use promptscope_app::diff::{self, Op, Span};
 use promptscope_app::engine::{self, Outcome};
 use promptscope_app::jobs::Answer;
+use promptscope_app::runtimes;
 use promptscope_app::state::State;
 
 use crate::ui::browser;
@@ -19,6 +22,8 @@ enum Mode {
     Engines,
     /// The current TEMPLATE against a kept one.
     Version,
+    /// Ollama's prompt against transformers' `apply_chat_template`.
+    Runtimes,
 }
 
 /// One side of the comparison.
@@ -30,10 +35,16 @@ struct Side {
     tokens: Option<Result<Vec<(u32, String)>, String>>,
 }
 
+/// Where two runtimes' prompts first part (a byte) and what explains it.
+type FirstDifference = (usize, Vec<runtimes::Cause>);
+
 /// Both sides, or why there is nothing to compare.
 #[derive(Clone, Debug, PartialEq)]
 enum Compared {
     Sides(Box<(Side, Side)>),
+    /// Ollama against transformers: the sides, and where they first part
+    /// with what explains it.
+    Runtimes(Box<(Side, Side, Option<FirstDifference>)>),
     Note(&'static str),
 }
 
@@ -95,6 +106,32 @@ fn token_diff_view(a: &[(u32, String)], b: &[(u32, String)]) -> impl IntoView {
         .collect_view()
 }
 
+/// The two sides' labels, paths and errors.
+fn facts(
+    store: Store,
+    (a_label, b_label): (&'static str, &'static str),
+    a_path: String,
+    a_error: Option<String>,
+    b_path: String,
+    b_error: Option<String>,
+) -> impl IntoView {
+    let side_error = |e: Option<String>| e.map(|e| view! { <pre class="error">{e}</pre> });
+    view! {
+        <dl class="facts">
+            <dt>{store.t(a_label)}</dt>
+            <dd>
+                <code class="path" data-testid="compare-a-path">{a_path}</code>
+                {side_error(a_error)}
+            </dd>
+            <dt>{store.t(b_label)}</dt>
+            <dd>
+                <code class="path" data-testid="compare-b-path">{b_path}</code>
+                {side_error(b_error)}
+            </dd>
+        </dl>
+    }
+}
+
 /// The Compare pane.
 #[component]
 pub fn ComparePane() -> impl IntoView {
@@ -127,6 +164,7 @@ pub fn ComparePane() -> impl IntoView {
                 b.model.go_template_env = Some("false".into());
                 Ok((a, b))
             }
+            Mode::Runtimes => Ok((state.clone(), state)),
             Mode::Version => {
                 let Some((has, template)) = kept.get() else {
                     return Err("compare.no_version");
@@ -143,6 +181,41 @@ pub fn ComparePane() -> impl IntoView {
     let result = RwSignal::new(Compared::Note("compare.closed"));
     Effect::new(move |_| match pair() {
         Err(note) => result.set(Compared::Note(note)),
+        Ok((a, _)) if mode.get_untracked() == Mode::Runtimes => {
+            let today = browser::today();
+            let tf = match runtimes::transformers(&a, &today) {
+                Ok(r) => r,
+                Err(runtimes::NotComparable::NeedsChat) => {
+                    return result.set(Compared::Note("compare.needs_chat"))
+                }
+                Err(runtimes::NotComparable::BadRequest) => {
+                    return result.set(Compared::Note("compare.bad_request"))
+                }
+            };
+            let gguf = store.gguf.get_untracked();
+            let ollama = side(Answer {
+                outcome: engine::run_with(&a, &today, gguf.as_deref()),
+                tokens: None,
+            });
+            let first = match (&ollama.error, &tf.prompt) {
+                (None, Ok(p)) => runtimes::first_difference(&ollama.prompt, p, &tf, &a),
+                _ => None,
+            };
+            let (prompt, error) = match &tf.prompt {
+                Ok(p) => (p.clone(), None),
+                Err(e) => (String::new(), Some(e.clone())),
+            };
+            let b = Side {
+                path: format!(
+                    "apply_chat_template (transformers {})",
+                    runtimes::TRANSFORMERS_VERSION
+                ),
+                prompt,
+                error,
+                tokens: None,
+            };
+            result.set(Compared::Runtimes(Box::new((ollama, b, first))));
+        }
         Ok((a, b)) => {
             let today = browser::today();
             if engine_client::request(store, engine_client::COMPARE, &[&a, &b], &today, true) {
@@ -164,6 +237,9 @@ pub fn ComparePane() -> impl IntoView {
             return;
         }
         let mut it = answers.into_iter();
+        if mode.get_untracked() == Mode::Runtimes {
+            return;
+        }
         if let (Some(a), Some(b)) = (it.next(), it.next()) {
             result.set(Compared::Sides(Box::new((side(a), side(b)))));
         }
@@ -185,15 +261,40 @@ pub fn ComparePane() -> impl IntoView {
         Compared::Note(key) => {
             view! { <p class="note" data-testid="compare-note">{store.t(key)}</p> }.into_any()
         }
+        Compared::Runtimes(sides) => {
+            let (a, b, first) = *sides;
+            let spans = diff::diff_chars(&a.prompt, &b.prompt);
+            let first = first.map(|(at, causes)| {
+                view! {
+                    <p data-testid="compare-first">
+                        {store.tf("compare.first_byte", &[("n", &at.to_string())])}
+                    </p>
+                    <h3>{store.t("compare.causes")}</h3>
+                    <ul class="causes" data-testid="compare-causes">
+                        {causes
+                            .into_iter()
+                            .map(|c| view! { <li><code>{c.id}</code>": " {c.line}</li> })
+                            .collect_view()}
+                    </ul>
+                }
+            });
+            let same = a.error.is_none() && b.error.is_none() && a.prompt == b.prompt;
+            view! {
+                {facts(store, ("compare.a_ollama", "compare.b_transformers"), a.path, a.error, b.path, b.error)}
+                <p class="hint">{store.t(if same { "compare.same" } else { "compare.legend" })}</p>
+                {first}
+                <pre class="prompt diff" data-testid="compare-diff" tabindex="0">{spans_view(spans)}</pre>
+            }
+            .into_any()
+        }
         Compared::Sides(sides) => {
             let (a, b) = *sides;
             let (a_label, b_label) = match mode.get_untracked() {
                 Mode::Engines => ("compare.a_go", "compare.b_gguf"),
-                Mode::Version => ("compare.a_current", "compare.b_kept"),
+                Mode::Version | Mode::Runtimes => ("compare.a_current", "compare.b_kept"),
             };
             let spans = diff::diff_chars(&a.prompt, &b.prompt);
             let same = !diff::changed(&spans);
-            let side_error = |e: Option<String>| e.map(|e| view! { <pre class="error">{e}</pre> });
             let tokens = match (a.tokens, b.tokens) {
                 (Some(Ok(ta)), Some(Ok(tb))) => Some(
                     view! {
@@ -216,18 +317,7 @@ pub fn ComparePane() -> impl IntoView {
                 _ => None,
             };
             view! {
-                <dl class="facts">
-                    <dt>{store.t(a_label)}</dt>
-                    <dd>
-                        <code class="path" data-testid="compare-a-path">{a.path}</code>
-                        {side_error(a.error)}
-                    </dd>
-                    <dt>{store.t(b_label)}</dt>
-                    <dd>
-                        <code class="path" data-testid="compare-b-path">{b.path}</code>
-                        {side_error(b.error)}
-                    </dd>
-                </dl>
+                {facts(store, (a_label, b_label), a.path, a.error, b.path, b.error)}
                 <p class="hint">{store.t(if same { "compare.same" } else { "compare.legend" })}</p>
                 <pre class="prompt diff" data-testid="compare-diff" tabindex="0">{spans_view(spans)}</pre>
                 {tokens}
@@ -259,7 +349,11 @@ pub fn ComparePane() -> impl IntoView {
                             <select
                                 data-testid="compare-mode"
                                 on:change=move |ev| {
-                                    mode.set(if event_target_value(&ev) == "version" { Mode::Version } else { Mode::Engines })
+                                    mode.set(match event_target_value(&ev).as_str() {
+                                        "version" => Mode::Version,
+                                        "runtimes" => Mode::Runtimes,
+                                        _ => Mode::Engines,
+                                    })
                                 }
                             >
                                 <option value="engines" selected=move || mode.get() == Mode::Engines>
@@ -267,6 +361,9 @@ pub fn ComparePane() -> impl IntoView {
                                 </option>
                                 <option value="version" selected=move || mode.get() == Mode::Version>
                                     {move || store.t("compare.mode_version")}
+                                </option>
+                                <option value="runtimes" selected=move || mode.get() == Mode::Runtimes>
+                                    {move || store.t("compare.mode_runtimes")}
                                 </option>
                             </select>
                         </label>

@@ -83,6 +83,11 @@ const SOURCES: &[(&str, &str, Action)] = &[
         Action::Reveal(&["[data-testid=import-model-text]"]),
     ),
     (
+        "sources.config",
+        "source-config",
+        Action::Choose(&["[data-testid=import-model-file]"]),
+    ),
+    (
         "sources.template",
         "source-template",
         Action::Reveal(&["[data-testid=template-input]"]),

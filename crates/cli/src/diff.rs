@@ -49,79 +49,22 @@ struct Side {
 fn server_body(case_spec: Spec, v: &Json) -> Result<Json, String> {
     match case_spec {
         Spec::LlamaServer(_) => return Ok(v["request"].clone()),
-        Spec::Transformers => return Ok(body_of_transformers(&v["request"])),
+        Spec::Transformers => return Ok(runtime::transformers::server_body_of(&v["request"])),
         Spec::Ollama(_) => {}
     }
-    let req = ollama::api::ChatRequest::decode(&v["request"]).map_err(|e| e.to_string())?;
-    let mut msgs = Vec::new();
-    if let Some(system) = v["model"].get("system").and_then(Json::as_str) {
-        if !system.is_empty() && req.messages.first().map(|m| m.role.as_str()) != Some("system") {
-            msgs.push(ollama::api::Message::new("system", system));
-        }
-    }
-    msgs.extend(req.messages.iter().cloned());
-    Ok(ollama::native::body(
-        &msgs,
-        req.tools.as_deref().filter(|t| !t.is_empty()),
-        req.think.as_ref(),
-        None,
-    ))
-}
-
-/// A transformers request as llama-server's body: the same messages,
-/// tools and template arguments; a final assistant message to continue is
-/// what llama-server continues when it asks for a generation prompt.
-fn body_of_transformers(req: &Json) -> Json {
-    let mut body = serde_json::Map::new();
-    for k in ["messages", "tools", "chat_template_kwargs"] {
-        if let Some(x) = req.get(k).filter(|x| !x.is_null()) {
-            body.insert(k.into(), x.clone());
-        }
-    }
-    let truthy = |k: &str| {
-        req.get(k)
-            .is_some_and(|x| x.as_bool() != Some(false) && !x.is_null())
-    };
-    body.insert(
-        "add_generation_prompt".into(),
-        json!(truthy("add_generation_prompt") || truthy("continue_final_message")),
-    );
-    Json::Object(body)
-}
-
-/// A llama-server body as a transformers request: the same messages,
-/// tools and template arguments; llama-server's generation prompt
-/// (`add_generation_prompt`, default true) becomes transformers'
-/// `continue_final_message` where the last message is the assistant's
-/// (llama-server continues it) and `add_generation_prompt` otherwise.
-fn transformers_of_body(body: &Json) -> Json {
-    let mut req = serde_json::Map::new();
-    for k in ["messages", "tools", "chat_template_kwargs"] {
-        if let Some(x) = body.get(k).filter(|x| !x.is_null()) {
-            req.insert(k.into(), x.clone());
-        }
-    }
-    let agp = body
-        .get("add_generation_prompt")
-        .and_then(Json::as_bool)
-        .unwrap_or(true);
-    let last_is_assistant = body["messages"]
-        .as_array()
-        .and_then(|m| m.last())
-        .is_some_and(|m| m["role"] == "assistant");
-    if agp && last_is_assistant {
-        req.insert("continue_final_message".into(), json!(true));
-    } else {
-        req.insert("add_generation_prompt".into(), json!(agp));
-    }
-    Json::Object(req)
+    runtime::llama_server::body_of_ollama_chat(
+        v["model"].get("system").and_then(Json::as_str),
+        &v["request"],
+    )
 }
 
 /// The case's request as transformers takes it.
 fn transformers_request(case_spec: Spec, v: &Json) -> Result<Json, String> {
     match case_spec {
         Spec::Transformers => Ok(v["request"].clone()),
-        _ => Ok(transformers_of_body(&server_body(case_spec, v)?)),
+        _ => Ok(runtime::transformers::request_of_server_body(&server_body(
+            case_spec, v,
+        )?)),
     }
 }
 
@@ -131,7 +74,7 @@ fn transformers_request(case_spec: Spec, v: &Json) -> Result<Json, String> {
 fn ollama_case(case_spec: Spec, v: &Json) -> Json {
     let mut v = v.clone();
     if let Spec::Transformers = case_spec {
-        v["request"] = body_of_transformers(&v["request"]);
+        v["request"] = runtime::transformers::server_body_of(&v["request"]);
     }
     if let Spec::LlamaServer(_) | Spec::Transformers = case_spec {
         v["endpoint"] = json!("openai-chat");

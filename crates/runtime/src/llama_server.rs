@@ -103,6 +103,26 @@ pub fn render(model: &Model, body: &Json, build: Build, now: i64) -> Result<Rend
     })
 }
 
+/// The llama-server body Ollama's native mode sends for an `/api/chat`
+/// request: the model's SYSTEM first where the conversation has none, the
+/// messages, tools and thinking as `ollama::native::body` writes them.
+pub fn body_of_ollama_chat(system: Option<&str>, request: &Json) -> Result<Json, String> {
+    let req = ollama::api::ChatRequest::decode(request).map_err(|e| e.to_string())?;
+    let mut msgs = Vec::new();
+    if let Some(system) = system {
+        if !system.is_empty() && req.messages.first().map(|m| m.role.as_str()) != Some("system") {
+            msgs.push(ollama::api::Message::new("system", system));
+        }
+    }
+    msgs.extend(req.messages.iter().cloned());
+    Ok(ollama::native::body(
+        &msgs,
+        req.tools.as_deref().filter(|t| !t.is_empty()),
+        req.think.as_ref(),
+        None,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -397,3 +397,52 @@ pub fn render(model: &Model, request: &Json, now: i64) -> Rendered {
     }
     Ok(rendered)
 }
+
+/// A transformers request as llama-server's body: the same messages,
+/// tools and template arguments; a final assistant message to continue is
+/// what llama-server continues when it asks for a generation prompt.
+pub fn server_body_of(req: &Json) -> Json {
+    let mut body = Map::new();
+    for k in ["messages", "tools", "chat_template_kwargs"] {
+        if let Some(x) = req.get(k).filter(|x| !x.is_null()) {
+            body.insert(k.into(), x.clone());
+        }
+    }
+    let truthy = |k: &str| {
+        req.get(k)
+            .is_some_and(|x| x.as_bool() != Some(false) && !x.is_null())
+    };
+    body.insert(
+        "add_generation_prompt".into(),
+        serde_json::json!(truthy("add_generation_prompt") || truthy("continue_final_message")),
+    );
+    Json::Object(body)
+}
+
+/// A llama-server body as a transformers request: the same messages,
+/// tools and template arguments; llama-server's generation prompt
+/// (`add_generation_prompt`, default true) becomes transformers'
+/// `continue_final_message` where the last message is the assistant's
+/// (llama-server continues it) and `add_generation_prompt` otherwise.
+pub fn request_of_server_body(body: &Json) -> Json {
+    let mut req = Map::new();
+    for k in ["messages", "tools", "chat_template_kwargs"] {
+        if let Some(x) = body.get(k).filter(|x| !x.is_null()) {
+            req.insert(k.into(), x.clone());
+        }
+    }
+    let agp = body
+        .get("add_generation_prompt")
+        .and_then(Json::as_bool)
+        .unwrap_or(true);
+    let last_is_assistant = body["messages"]
+        .as_array()
+        .and_then(|m| m.last())
+        .is_some_and(|m| m["role"] == "assistant");
+    if agp && last_is_assistant {
+        req.insert("continue_final_message".into(), serde_json::json!(true));
+    } else {
+        req.insert("add_generation_prompt".into(), serde_json::json!(agp));
+    }
+    Json::Object(req)
+}

@@ -1,0 +1,80 @@
+// A tokenizer_config.json opened from the top bar's "Model from:" source
+// gives the Jinja chat template and special tokens; Compare then sets
+// Ollama's prompt beside Hugging Face transformers' apply_chat_template
+// (what vLLM, SGLang and MLX-LM render) and shows the first difference and
+// its cause. The expected transformers prompt was printed by transformers
+// 5.25.0 (jinja2 3.1.6) for the same template and conversation.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import { eventually } from './support/app-page.mjs';
+import { TEST_TIMEOUT, useAppServer, withApp } from './support/harness.mjs';
+
+const server = useAppServer();
+
+// `'|>'|safe` is a Markup string in Jinja2: its `+` HTML-escapes the plain
+// strings beside it; llama.cpp's engine (Ollama's native mode) does not.
+const CONFIG = {
+  tokenizer_class: 'PreTrainedTokenizerFast',
+  bos_token: { content: '<s>', special: true },
+  eos_token: '</s>',
+  chat_template:
+    "{{ bos_token }}{% for m in messages %}{{ '<|' + m.role + '|>'|safe + m.content }}\n{% endfor %}" +
+    '{% if add_generation_prompt %}<|assistant|>{% endif %}',
+};
+const OLLAMA = '<s><|user|>Say "hi" & <wave>\n<|assistant|>';
+const TRANSFORMERS = '<s>&lt;|user|>Say &#34;hi&#34; &amp; &lt;wave&gt;\n<|assistant|>';
+
+describe('transformers', () => {
+  test('a tokenizer_config.json, then Ollama vs transformers in Compare', { timeout: TEST_TIMEOUT }, async () => {
+    await withApp(server(), async (app) => {
+      const page = app.page;
+      const id = (name) => app.root.getByTestId(name);
+      await app.endpointChat.click();
+      await app.setRequest({ model: 'demo', messages: [{ role: 'user', content: 'Say "hi" & <wave>' }] });
+      // the top bar's source opens a file chooser; the file is imported
+      const [chooser] = await Promise.all([page.waitForEvent('filechooser'), id('source-config').click()]);
+      await chooser.setFiles({
+        name: 'tokenizer_config.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from(JSON.stringify(CONFIG)),
+      });
+      await eventually(async () =>
+        assert.match(await id('import-model-status').textContent(), /taken from the tokenizer_config\.json/),
+      );
+      // Ollama renders it as a GGUF converted from this model: native mode
+      await app.expectPrompt(OLLAMA);
+      await app.openMore();
+      assert.equal(await app.chatTemplateInput.inputValue(), CONFIG.chat_template);
+
+      await id('compare-toggle').click();
+      await id('compare-mode').selectOption('runtimes');
+      await eventually(async () => assert.equal(await id('compare-first').textContent(), 'First difference at byte 3.'));
+      assert.match(await id('compare-b-path').textContent(), /^apply_chat_template \(transformers 5\.25\.0\)$/);
+      const causes = await id('compare-causes').locator('li').allTextContents();
+      assert.equal(causes.length, 1);
+      assert.match(causes[0], /^html_escape: in Jinja2 a `\|safe` string is Markup/);
+      // the diff holds both prompts: A's text struck out, B's underlined
+      const diff = id('compare-diff');
+      const text = (sel) => diff.locator(sel).allTextContents().then((t) => t.join(''));
+      assert.match(await text('ins'), /&lt;/);
+      // A and B read back from the diff (changes show spaces as ·, newlines as ↵)
+      const side = (drop) =>
+        diff.evaluate(
+          (pre, drop) =>
+            Array.from(pre.childNodes)
+              .filter((n) => n.nodeName !== drop)
+              .map((n) => n.textContent)
+              .join(''),
+          drop,
+        );
+      const plain = (t) => t.replaceAll('·', ' ').replaceAll('↵\n', '\n');
+      assert.equal(plain(await side('INS')), OLLAMA);
+      assert.equal(plain(await side('DEL')), TRANSFORMERS);
+
+      // /api/generate has no conversation for transformers
+      await app.endpointGenerate.click();
+      await eventually(async () => assert.match(await id('compare-note').textContent(), /switch the endpoint to \/api\/chat/));
+    });
+  });
+});
