@@ -5,7 +5,11 @@ templates in, renders for the inputs of two llama.cpp-engine tables:
 - jinja2-test-jinja.jsonl: the 306 cases of test-jinja.jsonl (llama.cpp's
   tests/test-jinja.cpp), each with its own vars;
 - jinja2-generated.jsonl: the 800 generated templates of generated.jsonl,
-  all with generated-vars.json.
+  all with generated-vars.json;
+- jinja2-behaviours.jsonl: the templates of behaviours.py, where Jinja2
+  parts from llama.cpp's engine (Markup, the sandbox, undefined values,
+  loop variables, tojson's arguments, printing, operators, generators,
+  whitespace control, transformers' globals), with behaviours.V.
 
 Each line: {"template", "vars"?, "got"} or {"template", "vars"?, "error":
 "TypeName: message"}. The clock strftime_now reads is 2026-12-01 00:00:00.
@@ -19,6 +23,8 @@ import os
 import jinja2
 import transformers
 from transformers.utils import chat_template_utils
+
+from behaviours import BEHAVIOURS, V
 
 
 class _FixedClock(_dt.datetime):
@@ -56,6 +62,16 @@ def main():
             case = json.loads(line)
             row = {"template": case["template"]}
             row.update(run(case["template"], vars))
+            if " at 0x" in row.get("got", ""):
+                # a generator or function printed with its memory address
+                row = {"template": case["template"], "skip": "prints an object's address"}
+            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+    with open(os.path.join(GOLDEN, "jinja2-behaviours.jsonl"), "w", encoding="utf-8") as out:
+        for group, template in BEHAVIOURS:
+            row = {"group": group, "template": template, "vars": V}
+            row.update(run(template, V))
             out.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 

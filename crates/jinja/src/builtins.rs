@@ -374,6 +374,13 @@ fn default_value(args: &FuncArgs) -> Result<Value> {
 /// `namespace(...)`: [`toobject`]; before `jinja_dict_builtin`, keyword
 /// arguments only.
 fn namespace(args: &FuncArgs) -> Result<Value> {
+    if args.ctx.dialect == crate::Dialect::Jinja2 {
+        for a in args.get_args() {
+            if let crate::value::ValueKind::Kwarg(k, _) = a.kind() {
+                crate::jinja2::check_namespace_name(k)?;
+            }
+        }
+    }
     if args.get_args().iter().any(|a| !a.is(ValType::Kwarg))
         && !args.ctx.rules.on(&changes::llamacpp::JINJA_DICT_BUILTIN)
     {
@@ -620,7 +627,13 @@ static GLOBAL_BUILTINS: Table = &[
     ("test_is_float", tfn!(Float)),
     ("test_is_number", tfn!(Int, Float)),
     ("test_is_iterable", test_is_iterable),
-    ("test_is_sequence", test_is_iterable),
+    ("test_is_sequence", |a| {
+        // a Python iterator has no len(): not a sequence in Jinja2
+        if a.ctx.dialect == crate::Dialect::Jinja2 && a.get_pos(0)?.py_iter().is_some() {
+            return Ok(Value::bool(false));
+        }
+        test_is_iterable(a)
+    }),
     ("test_is_mapping", tfn!(Object)),
     ("test_is_lower", |a| {
         a.ensure1(ValType::Str)?;

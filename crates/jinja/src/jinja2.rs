@@ -14,7 +14,7 @@ use serde_json::Value as Json;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Value, ValueKind, MAX_VALUE_DEPTH};
-use crate::{Context, Dialect, Lexer, Runtime};
+use crate::{Context, Dialect, Runtime};
 
 /// A compiled template: the source and its program.
 #[derive(Debug)]
@@ -26,7 +26,8 @@ pub struct Template {
 /// `Environment.from_string(source)`: lexes and parses in the Jinja2
 /// dialect. Errors are Python's (`TemplateSyntaxError: ...`).
 pub fn compile(src: &str) -> Result<Template> {
-    let tokens = Lexer::new().tokenize(src).map_err(syntax_error)?;
+    let tokens =
+        crate::lexer::tokenize_bytes_in(src.as_bytes(), Dialect::Jinja2).map_err(syntax_error)?;
     let program =
         crate::parser::parse_from_tokens_in(&tokens, &changes::Rules::default(), Dialect::Jinja2)
             .map_err(syntax_error)?;
@@ -39,7 +40,13 @@ pub fn compile(src: &str) -> Result<Template> {
 fn syntax_error(e: Error) -> Error {
     match e.kind() {
         ErrorKind::Python => e,
-        _ => Error::python("TemplateSyntaxError", e.message()),
+        _ => match e.message().strip_prefix("Unknown statement: ") {
+            Some(tag) => Error::python(
+                "TemplateSyntaxError",
+                format!("Encountered unknown tag {}.", py_repr_str(tag)),
+            ),
+            None => Error::python("TemplateSyntaxError", e.message()),
+        },
     }
 }
 
@@ -243,6 +250,7 @@ pub fn value_type(v: &Value) -> &'static str {
         ValueKind::Str(s) if s.is_safe() => "Markup",
         ValueKind::Str(_) => "str",
         ValueKind::Bool(_) => "bool",
+        ValueKind::Array { .. } if v.py_iter().is_some() => v.py_iter().unwrap_or("generator"),
         ValueKind::Array { tuple: true, .. } => "tuple",
         ValueKind::Array { .. } => "list",
         ValueKind::Object(_) => "dict",
@@ -416,6 +424,14 @@ pub(crate) fn member(
     if object.is_undefined() {
         return Err(undefined_error(&object));
     }
+    if object.py_iter().is_some() {
+        // an iterator has no items by index and no attributes templates use
+        let key = match (computed, property_stmt.as_identifier()) {
+            (false, Some(n)) => Value::str(n),
+            _ => crate::runtime::execute(property_stmt, ctx)?,
+        };
+        return undefined_member(&object, &key);
+    }
     let name = if computed {
         None
     } else {
@@ -580,6 +596,23 @@ pub(crate) fn filter(
     input: &Value,
     args: &crate::value::FuncArgs,
 ) -> Result<Option<Value>> {
+    if let Some(t) = input.py_iter() {
+        match id {
+            "length" => {
+                return Err(Error::python(
+                    "TypeError",
+                    format!("object of type {} has no len()", py_repr_str(t)),
+                ))
+            }
+            "last" => {
+                return Err(Error::python(
+                    "TypeError",
+                    format!("{} object is not reversible", py_repr_str(t)),
+                ))
+            }
+            _ => {}
+        }
+    }
     Ok(match (id, input.kind()) {
         ("tojson", _) => Some(tojson(input, args)?),
         ("sum", ValueKind::Array { .. }) => Some(sum(input, args)?),
@@ -596,6 +629,20 @@ pub(crate) fn filter(
         ("escape" | "forceescape", ValueKind::Str(s)) if id == "forceescape" || !s.safe => {
             Some(Value::string(html_escape(s)))
         }
+        // escaping a Markup string leaves it as it is
+        ("escape", ValueKind::Str(_)) => Some(input.clone()),
+        ("select" | "reject", ValueKind::Array { .. }) if args.count() == 0 => {
+            let keep = id == "select";
+            let mut out = Vec::new();
+            for it in input.as_array()? {
+                if it.as_bool()? == keep {
+                    out.push(it);
+                }
+            }
+            Some(Value::array(out))
+        }
+        ("unique", ValueKind::Array { .. }) => Some(unique(input, args)?),
+        ("batch", ValueKind::Array { .. }) => Some(batch(input, args)?),
         _ => None,
     })
 }
@@ -692,6 +739,7 @@ fn dumps(out: &mut String, v: &Value, o: &Dumps, level: usize) -> Result<()> {
         ValueKind::Int(i, _) => out.push_str(&i.to_string()),
         ValueKind::Float(f, _) => out.push_str(&json_float(*f)),
         ValueKind::Str(s) => json_str(out, &s.str(), o.ensure_ascii),
+        ValueKind::Array { .. } if v.py_iter().is_some() => return Err(not_serializable(v)),
         ValueKind::Array { items, .. } => {
             let items = items.borrow().clone();
             if items.is_empty() {
@@ -981,6 +1029,142 @@ fn sum(input: &Value, args: &crate::value::FuncArgs) -> Result<Value> {
     Ok(total)
 }
 
+/// The filters whose result is a Python iterator in Jinja2, and its type:
+/// `generator` (written with `yield`), or `list_reverseiterator` (`reverse`
+/// of a list).
+pub(crate) fn iterator_result(id: &str, input: &Value) -> Option<&'static str> {
+    match id {
+        "map" | "select" | "reject" | "selectattr" | "rejectattr" | "unique" | "batch"
+        | "slice" | "items" => Some("generator"),
+        "reverse"
+            if matches!(input.kind(), ValueKind::Array { tuple: false, .. })
+                && input.py_iter().is_none() =>
+        {
+            Some("list_reverseiterator")
+        }
+        _ => None,
+    }
+}
+
+/// After filter `id` turned `input` into `out`: a result Jinja2 gives as
+/// an iterator is marked so, and an iterator input is consumed.
+pub(crate) fn after_filter(id: &str, input: &Value, out: &Value) {
+    if let Some(t) = iterator_result(id, input) {
+        if matches!(out.kind(), ValueKind::Array { .. }) && !std::rc::Rc::ptr_eq(&out.0, &input.0) {
+            out.set_py_iter(t);
+        }
+    }
+    consume(id, input);
+}
+
+/// A filter applied to an iterator consumes it: `first` its first item,
+/// the others all of it (a second `for` over it finds nothing).
+pub(crate) fn consume(id: &str, input: &Value) {
+    if input.py_iter().is_none() {
+        return;
+    }
+    if let ValueKind::Array { items, .. } = input.kind() {
+        let mut items = items.borrow_mut();
+        if id == "first" {
+            if !items.is_empty() {
+                items.remove(0);
+            }
+        } else {
+            items.clear();
+        }
+    }
+}
+
+/// `seq|unique(case_sensitive=False, attribute=None)`: the first of each
+/// value, strings compared lowercased unless case-sensitive.
+fn unique(input: &Value, args: &crate::value::FuncArgs) -> Result<Value> {
+    let case_sensitive = {
+        let v = args.get_kwarg_or_pos("case_sensitive", 0);
+        !v.is_undefined() && v.as_bool()?
+    };
+    let attribute = args.get_kwarg_or_pos("attribute", 1);
+    let mut seen: Vec<Value> = Vec::new();
+    let mut out = Vec::new();
+    for it in input.as_array()? {
+        let mut key = if attribute.is_undefined() || attribute.is_none() {
+            it.clone()
+        } else {
+            it.at_or(&attribute, Value::undefined(""))?
+        };
+        if !case_sensitive {
+            if let ValueKind::Str(s) = key.kind() {
+                key = Value::str(s.str().to_lowercase());
+            }
+        }
+        if !seen.iter().any(|k| crate::value::equivalent(k, &key)) {
+            seen.push(key);
+            out.push(it);
+        }
+    }
+    Ok(Value::array(out))
+}
+
+/// `seq|batch(linecount, fill_with=None)`: lists of `linecount` items, the
+/// last one filled up with `fill_with` when given.
+fn batch(input: &Value, args: &crate::value::FuncArgs) -> Result<Value> {
+    let n = args.get_kwarg_or_pos("linecount", 0);
+    let n = match n.kind() {
+        ValueKind::Int(i, _) if *i > 0 => *i as usize,
+        ValueKind::Int(..) => {
+            return Err(Error::python(
+                "ValueError",
+                "range() arg 3 must not be zero",
+            ))
+        }
+        _ => {
+            return Err(Error::python(
+                "TypeError",
+                format!(
+                    "{} object cannot be interpreted as an integer",
+                    py_repr_str(value_type(&n))
+                ),
+            ))
+        }
+    };
+    let fill = args.get_kwarg_or_pos("fill_with", 1);
+    let items = input.as_array()?;
+    let mut out = Vec::new();
+    for chunk in items.chunks(n) {
+        let mut c = chunk.to_vec();
+        if c.len() < n && !fill.is_undefined() && !fill.is_none() {
+            c.resize(n, fill.clone());
+        }
+        out.push(Value::array(c));
+    }
+    Ok(Value::array(out))
+}
+
+/// `loop.cycle(*values)`: the value for the loop's current index.
+pub(crate) fn loop_cycle(args: &crate::value::FuncArgs) -> Result<Value> {
+    let all = args.get_args();
+    let index = all.first().map(|v| v.as_int()).transpose()?.unwrap_or(0);
+    let values = &all[1.min(all.len())..];
+    if values.is_empty() {
+        return Err(Error::python("TypeError", "no items for cycling given"));
+    }
+    Ok(values[index as usize % values.len()].clone())
+}
+
+/// The sandbox's check on a namespace attribute name (transformers'
+/// `TemplateNamespace._check_name`).
+pub(crate) fn check_namespace_name(name: &str) -> Result<()> {
+    if name.starts_with('_') {
+        return Err(Error::python(
+            "SecurityError",
+            format!(
+                "Chat templates cannot store underscore-prefixed attributes on a namespace, but got {}. Please rename the attribute.",
+                py_repr_str(name)
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// markupsafe's `escape` of one string.
 pub fn html_escape(s: &crate::JString) -> crate::JString {
     let mut out = s.clone();
@@ -1044,6 +1228,80 @@ fn concat(ctx: &Context, l: crate::JString, r: crate::JString) -> Result<Value> 
     })
 }
 
+/// Python's `/`, `//`, `%` and `**` on numbers (ints floor, Python's
+/// zero-division errors); other operators are the shared code's.
+fn arithmetic(op: &str, lv: &Value, rv: &Value) -> Result<Option<Value>> {
+    let is_float = |v: &Value| matches!(v.kind(), ValueKind::Float(..));
+    let floats = is_float(lv) || is_float(rv);
+    let zero = |msg: &str| Err(Error::python("ZeroDivisionError", msg));
+    match op {
+        "/" => {
+            let (a, b) = (lv.as_float()?, rv.as_float()?);
+            if b == 0.0 {
+                return zero(if floats {
+                    "float division by zero"
+                } else {
+                    "division by zero"
+                });
+            }
+            Ok(Some(Value::float(a / b)))
+        }
+        "//" | "%" if floats => {
+            let (a, b) = (lv.as_float()?, rv.as_float()?);
+            if b == 0.0 {
+                return zero(if op == "//" {
+                    "float floor division by zero"
+                } else {
+                    "float modulo"
+                });
+            }
+            let m = a - b * (a / b).floor();
+            Ok(Some(Value::float(if op == "//" {
+                (a / b).floor()
+            } else {
+                m
+            })))
+        }
+        "//" | "%" => {
+            let (a, b) = (lv.as_int()?, rv.as_int()?);
+            if b == 0 {
+                return zero(if op == "//" {
+                    "integer division or modulo by zero"
+                } else {
+                    "integer modulo by zero"
+                });
+            }
+            let (q, r) = (a.wrapping_div(b), a.wrapping_rem(b));
+            let floor = r != 0 && ((r < 0) != (b < 0));
+            Ok(Some(Value::int(if op == "//" {
+                q - floor as i64
+            } else if floor {
+                r + b
+            } else {
+                r
+            })))
+        }
+        "**" => {
+            if !floats {
+                let (a, b) = (lv.as_int()?, rv.as_int()?);
+                if b >= 0 {
+                    if let Some(p) = u32::try_from(b).ok().and_then(|e| a.checked_pow(e)) {
+                        return Ok(Some(Value::int(p)));
+                    }
+                } else if a == 0 {
+                    return zero("0.0 cannot be raised to a negative power");
+                }
+            }
+            let (a, b) = (lv.as_float()?, rv.as_float()?);
+            if a == 0.0 && b < 0.0 {
+                return zero("0.0 cannot be raised to a negative power");
+            }
+            Ok(Some(Value::float(a.powf(b))))
+        }
+        _ => Ok(None),
+    }
+}
+
 /// Binary operators where Python does otherwise than llama.cpp's engine;
 /// `None` leaves the operation to the shared code.
 pub(crate) fn binary(ctx: &Context, op: &str, lv: &Value, rv: &Value) -> Result<Option<Value>> {
@@ -1063,7 +1321,7 @@ pub(crate) fn binary(ctx: &Context, op: &str, lv: &Value, rv: &Value) -> Result<
                 return Err(undefined_error(rv));
             }
             if is_number(lv) && is_number(rv) {
-                return Ok(None);
+                return arithmetic(op, lv, rv);
             }
             match op {
                 "+" if is_str(lv) && is_str(rv) => {
@@ -1072,10 +1330,29 @@ pub(crate) fn binary(ctx: &Context, op: &str, lv: &Value, rv: &Value) -> Result<
                     };
                     Ok(Some(concat(ctx, l.clone(), r.clone())?))
                 }
-                "+" if is_seq(lv) && lt == rt => Ok(None),
+                "+" if is_seq(lv) && lt == rt && matches!(lt, "list" | "tuple") => Ok(None),
                 "+" => Err(Error::python("TypeError", concat_error(lt, rt))),
-                "*" if (is_str(lv) || is_seq(lv)) && matches!(rv.kind(), ValueKind::Int(..))
-                    || (is_str(rv) || is_seq(rv)) && matches!(lv.kind(), ValueKind::Int(..)) =>
+                "*" if is_seq(lv) && matches!(rv.kind(), ValueKind::Int(..))
+                    || is_seq(rv) && matches!(lv.kind(), ValueKind::Int(..)) =>
+                {
+                    let (seq, n) = if is_seq(lv) { (lv, rv) } else { (rv, lv) };
+                    let items = seq.as_array()?;
+                    let n = n.as_int()?.max(0) as usize;
+                    ctx.charge((items.len() * n) as u64)?;
+                    if items.len().saturating_mul(n) > crate::runtime::MAX_STRING_PARTS {
+                        return Err(Error::new(
+                            ErrorKind::OutputTooLarge,
+                            "template output exceeds the limit",
+                        ));
+                    }
+                    let mut out = Vec::with_capacity(items.len() * n);
+                    for _ in 0..n {
+                        out.extend(items.iter().cloned());
+                    }
+                    Ok(Some(Value::array(out)))
+                }
+                "*" if is_str(lv) && matches!(rv.kind(), ValueKind::Int(..))
+                    || is_str(rv) && matches!(lv.kind(), ValueKind::Int(..)) =>
                 {
                     Ok(None)
                 }

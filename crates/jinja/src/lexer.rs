@@ -189,6 +189,8 @@ struct State<'a> {
     src: Vec<u8>,
     source: &'a [u8],
     pos: usize,
+    /// Jinja2 dialect: numbers may have an exponent (`1e16`, `2.5E-3`).
+    exponents: bool,
 }
 
 impl State<'_> {
@@ -250,6 +252,17 @@ impl State<'_> {
             num.push(b'.');
             num.extend_from_slice(&frac);
         }
+        if self.exponents && matches!(self.at(self.pos), b'e' | b'E') {
+            let sign = matches!(self.at(self.pos + 1), b'+' | b'-') as usize;
+            if is_integer(self.at(self.pos + 1 + sign)) {
+                num.push(b'e');
+                if sign == 1 {
+                    num.push(self.at(self.pos + 1));
+                }
+                self.pos += 1 + sign;
+                num.extend(self.consume_while(is_integer)?);
+            }
+        }
         Ok(num)
     }
 }
@@ -268,6 +281,11 @@ impl Lexer {
 
 /// `lexer::tokenize` over raw bytes.
 pub fn tokenize_bytes(source: &[u8]) -> Result<LexerResult> {
+    tokenize_bytes_in(source, crate::Dialect::LlamaCpp)
+}
+
+/// [`tokenize_bytes`] in a dialect (Jinja2's numbers take exponents).
+pub fn tokenize_bytes_in(source: &[u8], dialect: crate::Dialect) -> Result<LexerResult> {
     let mut tokens: Vec<Token> = Vec::new();
     if source.is_empty() {
         return Ok(LexerResult {
@@ -298,6 +316,7 @@ pub fn tokenize_bytes(source: &[u8]) -> Result<LexerResult> {
         src,
         source,
         pos: 0,
+        exponents: dialect == crate::Dialect::Jinja2,
     };
     let mut curly_bracket_depth: usize = 0;
     let opt_lstrip_blocks = true;
@@ -447,6 +466,19 @@ pub fn tokenize_bytes(source: &[u8]) -> Result<LexerResult> {
             }
         }
 
+        // Jinja2's `//` (floor division) and `**` (power)
+        if st.exponents
+            && st.pos + 1 < st.src.len()
+            && matches!(&st.src[st.pos..st.pos + 2], b"//" | b"**")
+        {
+            tokens.push(Token {
+                t: TokenType::MultiplicativeBinaryOperator,
+                value: st.src[st.pos..st.pos + 2].to_vec(),
+                pos: st.pos,
+            });
+            st.pos += 2;
+            continue;
+        }
         let mut matched = false;
         for (seq, typ) in ORDERED_MAPPING_TABLE {
             start_pos = st.pos;

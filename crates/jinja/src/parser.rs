@@ -363,6 +363,9 @@ impl<'a> Parser<'a> {
         let is_tuple = self.is(TokenType::Comma);
         while self.is(TokenType::Comma) {
             self.current += 1;
+            if self.dialect == Dialect::Jinja2 && self.is(TokenType::CloseParen) {
+                break;
+            }
             exprs.push(if primary {
                 self.parse_primary_expression()?
             } else {
@@ -513,8 +516,26 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_multiplicative_expression(&mut self) -> Result<StmtPtr> {
+        let mut left = self.parse_pow_expression()?;
+        while self.is(TokenType::MultiplicativeBinaryOperator) && !self.is_pow() {
+            let start_pos = self.current;
+            let op = self.next()?.clone();
+            let right = self.parse_pow_expression()?;
+            left = self.binary(start_pos, op, left, right);
+        }
+        Ok(left)
+    }
+
+    /// Jinja2's `**` (only its lexer makes the token).
+    fn is_pow(&self) -> bool {
+        self.is(TokenType::MultiplicativeBinaryOperator) && self.peek(0).value == b"**"
+    }
+
+    /// Jinja2 dialect: `a ** b`, above `*` and left-associative, as
+    /// jinja2's `parse_pow`.
+    fn parse_pow_expression(&mut self) -> Result<StmtPtr> {
         let mut left = self.parse_test_expression()?;
-        while self.is(TokenType::MultiplicativeBinaryOperator) {
+        while self.is_pow() {
             let start_pos = self.current;
             let op = self.next()?.clone();
             let right = self.parse_test_expression()?;
@@ -736,7 +757,7 @@ impl<'a> Parser<'a> {
         match t.t {
             TokenType::NumericLiteral => {
                 let s = t.text();
-                if s.contains('.') {
+                if s.contains('.') || s.contains('e') {
                     match parse_stod(&s) {
                         Some(v) => Ok(self.mk(start_pos, StmtKind::FloatLiteral(v))),
                         None => Err(plain("stod")),

@@ -482,6 +482,20 @@ fn filter_alias(id: &str) -> &str {
 
 #[inline(never)]
 fn apply_filter(ctx: &Context, filter: &StmtPtr, input: Value) -> Result<Value> {
+    if ctx.dialect != crate::Dialect::Jinja2 {
+        return apply_filter_inner(ctx, filter, input);
+    }
+    let id = match &filter.kind {
+        StmtKind::Identifier(id) => filter_alias(id),
+        StmtKind::Call { callee, .. } => callee.as_identifier().map(filter_alias).unwrap_or(""),
+        _ => "",
+    };
+    let out = apply_filter_inner(ctx, filter, input.clone())?;
+    crate::jinja2::after_filter(id, &input, &out);
+    Ok(out)
+}
+
+fn apply_filter_inner(ctx: &Context, filter: &StmtPtr, input: Value) -> Result<Value> {
     let mut input = input;
     match &filter.kind {
         StmtKind::Identifier(id) => {
@@ -924,6 +938,12 @@ fn for_loop(
     let is_object = iterable_val.is(ValType::Object);
     if ctx.dialect == crate::Dialect::Jinja2 {
         iterable_val = crate::jinja2::iterable(iterable_val)?;
+        if iterable_val.py_iter().is_some() {
+            // a loop consumes an iterator: its items, then nothing
+            let once = Value::array(iterable_val.as_array()?);
+            crate::jinja2::consume("for", &iterable_val);
+            iterable_val = once;
+        }
     }
     if !iterable_val.is(ValType::Array) && !is_object {
         return Err(rt(format!(
@@ -1033,6 +1053,16 @@ fn for_loop(
         lo.insert_str("index0", Value::int(i as i64))?;
         lo.insert_str("revindex", Value::int((n - i) as i64))?;
         lo.insert_str("revindex0", Value::int((n - i - 1) as i64))?;
+        if ctx.dialect == crate::Dialect::Jinja2 {
+            lo.insert_str(
+                "cycle",
+                Value::builtin(
+                    "cycle",
+                    crate::jinja2::loop_cycle,
+                    Some(Value::int(i as i64)),
+                ),
+            )?;
+        }
         lo.insert_str("first", Value::bool(i == 0))?;
         lo.insert_str("last", Value::bool(i == n - 1))?;
         lo.insert_str("length", Value::int(n as i64))?;
@@ -1125,6 +1155,9 @@ fn set_statement(
             let obj = execute(object, ctx)?;
             if !obj.is(ValType::Object) {
                 return Err(rt("Cannot assign to member of non-object"));
+            }
+            if ctx.dialect == crate::Dialect::Jinja2 {
+                crate::jinja2::check_namespace_name(prop)?;
             }
             obj.insert_str(prop, rhs)?;
         }

@@ -39,6 +39,10 @@ pub struct ValueData {
     /// The kind and payload.
     pub kind: ValueKind,
     stats: RefCell<Option<Box<Stats>>>,
+    /// Jinja2 dialect: an array that stands for a Python iterator (a
+    /// `generator` from `map`/`select`/..., a `list_reverseiterator`), by
+    /// its type name.
+    py_iter: std::cell::Cell<Option<&'static str>>,
 }
 
 /// The value types.
@@ -271,6 +275,7 @@ impl Value {
         Value(Rc::new(ValueData {
             kind,
             stats: RefCell::new(None),
+            py_iter: std::cell::Cell::new(None),
         }))
     }
     /// `mk_val<value_int>`.
@@ -293,6 +298,14 @@ impl Value {
     /// `mk_val<value_string>` from template bytes.
     pub fn str(s: impl Into<Vec<u8>>) -> Value {
         Self::string(JString::new(s, false))
+    }
+    /// Jinja2 dialect: the Python iterator type this array stands for.
+    pub fn py_iter(&self) -> Option<&'static str> {
+        self.0.py_iter.get()
+    }
+    /// Jinja2 dialect: makes this array stand for a Python iterator.
+    pub fn set_py_iter(&self, type_name: &'static str) {
+        self.0.py_iter.set(Some(type_name));
     }
     /// `mk_val<value_array>`.
     pub fn array(items: Vec<Value>) -> Value {
@@ -518,6 +531,10 @@ impl Value {
     }
     /// `as_bool()`.
     pub fn as_bool(&self) -> Result<bool> {
+        if self.py_iter().is_some() {
+            // a Python iterator is true however many items it has left
+            return Ok(true);
+        }
         Ok(match &self.0.kind {
             ValueKind::Int(i, _) => *i != 0,
             ValueKind::Float(f, _) => *f != 0.0,

@@ -36,6 +36,9 @@ fn check(rows: &[serde_json::Value], vars: Option<&serde_json::Value>) -> Vec<St
         let t = r["template"].as_str().unwrap();
         let v = vars.unwrap_or(&r["vars"]);
         let got = outcome(t, v);
+        if r.get("skip").is_some() {
+            continue;
+        }
         let want = match (r.get("got"), r.get("error")) {
             (Some(g), _) => serde_json::json!({ "got": g }),
             (_, Some(e)) => serde_json::json!({ "error": e }),
@@ -65,7 +68,7 @@ fn test_jinja_cases_as_jinja2_renders_them() {
 }
 
 /// How many generated templates agreed when this test was last raised.
-const AGREE: usize = 123;
+const AGREE: usize = 143;
 
 #[test]
 fn generated_templates_as_jinja2_renders_them() {
@@ -87,6 +90,19 @@ fn generated_templates_as_jinja2_renders_them() {
     assert!(
         agree >= AGREE,
         "only {agree} of 800 agree (was {AGREE}): {}",
+        bad.join(", ")
+    );
+}
+
+#[test]
+fn jinja2_behaviours_that_differ_from_llama_cpp() {
+    let rows = rows("jinja2-behaviours.jsonl");
+    assert_eq!(rows.len(), 103);
+    let bad = check(&rows, None);
+    assert!(
+        bad.is_empty(),
+        "{} of 103 differ: {}",
+        bad.len(),
         bad.join(", ")
     );
 }

@@ -30,20 +30,6 @@ fn midnight(date: &str) -> i64 {
     (era * 146097 + doe - 719468) * 86400
 }
 
-/// Cases the Jinja2 dialect does not reproduce yet, and why
-/// (COMPATIBILITY.md). The test fails when one of them starts to agree,
-/// so the list only shrinks.
-const KNOWN: &[(&str, &str)] = &[
-    (
-        "llama-cpp-deepseek-r1.jinja/tools-round-trip",
-        "jinja2's map() returns a generator, which tojson refuses to serialize",
-    ),
-    (
-        "llama-cpp-deepseek-r1.jinja/parallel-calls-thinking",
-        "jinja2's map() returns a generator, which tojson refuses to serialize",
-    ),
-];
-
 #[test]
 fn transformers_goldens() {
     let corpus: HashMap<String, Json> =
@@ -93,15 +79,10 @@ fn transformers_goldens() {
         }
     }
     assert!(total >= 1000 || only.is_some(), "only {total} cases");
-    let known: Vec<String> = KNOWN
-        .iter()
-        .map(|(id, _)| id.to_string())
-        .filter(|id| only.as_deref().is_none_or(|o| id.starts_with(o)))
-        .collect();
-    assert_eq!(
-        failed,
-        known,
-        "{} of {total} differ from transformers (the known ones are listed in KNOWN)",
-        failed.len()
+    assert!(
+        failed.is_empty(),
+        "{} of {total} differ from transformers:\n{}",
+        failed.len(),
+        failed.join("\n")
     );
 }
