@@ -13,7 +13,6 @@ use serde_json::Value;
 
 use crate::state::{Endpoint, State};
 
-pub use runtime::diff::Cause;
 pub use runtime::transformers::VERSION as TRANSFORMERS_VERSION;
 
 /// Why there is no transformers render to show.
@@ -44,14 +43,7 @@ fn midnight(date: &str) -> i64 {
 /// The state's conversation as transformers 5.25.0 renders it. `today`
 /// (`YYYY-MM-DD`) is the clock when the state sets no date.
 pub fn transformers(state: &State, today: &str) -> Result<TransformersRender, NotComparable> {
-    if state.endpoint != Endpoint::Chat {
-        return Err(NotComparable::NeedsChat);
-    }
-    let request: Value =
-        serde_json::from_str(&state.request).map_err(|_| NotComparable::BadRequest)?;
-    let system = Some(state.model.system.as_str()).filter(|s| !s.is_empty());
-    let body = runtime::llama_server::body_of_ollama_chat(system, &request)
-        .map_err(|_| NotComparable::BadRequest)?;
+    let body = server_body(state)?;
     let request = runtime::transformers::request_of_server_body(&body);
     let m = &state.model;
     let model = runtime::transformers::Model {
@@ -71,19 +63,192 @@ pub fn transformers(state: &State, today: &str) -> Result<TransformersRender, No
     Ok(TransformersRender { prompt, request })
 }
 
-/// Where Ollama's prompt `a` and transformers' `b` first part (a byte
-/// offset) and the constructs that explain it; `None` when equal.
-pub fn first_difference(
-    a: &str,
-    b: &str,
-    render: &TransformersRender,
+/// A runtime the Compare pane can set on either side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Runtime {
+    /// Ollama at the supported release (its native mode at that release's
+    /// llama.cpp build).
+    Ollama,
+    /// llama-server itself at a llama.cpp build, given the body Ollama's
+    /// native mode sends.
+    LlamaServer(changes::Build),
+    /// Hugging Face transformers' `apply_chat_template`.
+    Transformers,
+}
+
+impl Runtime {
+    /// Every runtime and version the pane offers.
+    pub const ALL: [Runtime; 4] = [
+        Runtime::Ollama,
+        Runtime::LlamaServer(changes::Build::B10488),
+        Runtime::LlamaServer(changes::Build::B11312),
+        Runtime::Transformers,
+    ];
+
+    /// As `promptscope diff --as` writes it (`llama-server@b10488`).
+    pub fn id(self) -> String {
+        match self {
+            Runtime::Ollama => format!("ollama@{}", changes::Release::NEWEST),
+            Runtime::LlamaServer(b) => format!("llama-server@{b}"),
+            Runtime::Transformers => format!("transformers@{TRANSFORMERS_VERSION}"),
+        }
+    }
+
+    /// The runtime an [`Runtime::id`] names.
+    pub fn parse(id: &str) -> Option<Runtime> {
+        Runtime::ALL.into_iter().find(|r| r.id() == id)
+    }
+}
+
+/// One runtime's render of the state's conversation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rendered {
+    /// The prompt, or the runtime's error (Ollama's or llama-server's
+    /// message, or Python's exception).
+    pub prompt: Result<String, String>,
+    /// What rendered it: Ollama's template path, or the runtime's entry.
+    pub path: String,
+    /// The build-specific rules the render consulted (Ollama, llama-server).
+    pub rules: Vec<ollama::server::BuildRule>,
+}
+
+/// The state's conversation as `runtime` renders it (`gguf`: the model's
+/// file, for Ollama's render). `today` (`YYYY-MM-DD`) is the clock when the
+/// state sets no date.
+pub fn render_as(
     state: &State,
-) -> Option<(usize, Vec<Cause>)> {
-    let at = runtime::diff::first_byte(a, b)?;
-    Some((
-        at,
-        runtime::diff::runtime_causes(a, b, at, &render.request, &state.model.chat_template),
-    ))
+    today: &str,
+    gguf: Option<&crate::gguf::Gguf>,
+    runtime: Runtime,
+) -> Result<Rendered, NotComparable> {
+    match runtime {
+        Runtime::Ollama => {
+            let out = crate::engine::run_with(state, today, gguf);
+            let error = out
+                .error
+                .as_ref()
+                .map(|e| e.message.clone())
+                .or_else(|| out.input_error.as_ref().map(|e| e.message.clone()));
+            Ok(Rendered {
+                path: out.source().to_string(),
+                rules: out
+                    .explain
+                    .as_ref()
+                    .map(|e| e.build_rules.clone())
+                    .unwrap_or_default(),
+                prompt: match error {
+                    Some(e) => Err(e),
+                    None => Ok(out.prompt.clone().unwrap_or_default()),
+                },
+            })
+        }
+        Runtime::LlamaServer(build) => {
+            let body = server_body(state)?;
+            let m = &state.model;
+            let model = runtime::llama_server::Model {
+                chat_template: &m.chat_template,
+                bos_token: &m.bos_token,
+                eos_token: &m.eos_token,
+                add_bos: false,
+                add_eos: false,
+                vision: false,
+                audio: false,
+            };
+            let date = if m.date.is_empty() { today } else { &m.date };
+            let path = "POST /apply-template".to_string();
+            Ok(
+                match runtime::llama_server::render(&model, &body, build, midnight(date)) {
+                    Ok(r) => Rendered {
+                        prompt: Ok(r.prompt),
+                        path,
+                        rules: r.build_rules,
+                    },
+                    Err(f) => Rendered {
+                        prompt: Err(f.message),
+                        path,
+                        rules: f.build_rules,
+                    },
+                },
+            )
+        }
+        Runtime::Transformers => {
+            let r = transformers(state, today)?;
+            Ok(Rendered {
+                prompt: r.prompt,
+                path: format!("apply_chat_template (transformers {TRANSFORMERS_VERSION})"),
+                rules: Vec::new(),
+            })
+        }
+    }
+}
+
+/// The llama-server body of the state's `/api/chat` conversation, as
+/// Ollama's native mode sends it.
+fn server_body(state: &State) -> Result<Value, NotComparable> {
+    if state.endpoint != Endpoint::Chat {
+        return Err(NotComparable::NeedsChat);
+    }
+    let request: Value =
+        serde_json::from_str(&state.request).map_err(|_| NotComparable::BadRequest)?;
+    let system = Some(state.model.system.as_str()).filter(|s| !s.is_empty());
+    runtime::llama_server::body_of_ollama_chat(system, &request)
+        .map_err(|_| NotComparable::BadRequest)
+}
+
+/// What explains a difference: a row of the change table or a construct
+/// two runtimes take differently, as its name and a line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reason {
+    /// `preserve_reasoning_default`, `content_parts`, ...
+    pub id: String,
+    /// What each side does.
+    pub line: String,
+}
+
+/// Where two runtimes' prompts first part (a byte) and what explains it:
+/// the change-table rows between two llama.cpp builds that either render
+/// consulted, and, with transformers on one side, the constructs; `None`
+/// when the prompts are equal or one side failed.
+pub fn explain(
+    state: &State,
+    today: &str,
+    a: (Runtime, &Rendered),
+    b: (Runtime, &Rendered),
+) -> Option<(usize, Vec<Reason>)> {
+    let (Ok(pa), Ok(pb)) = (&a.1.prompt, &b.1.prompt) else {
+        return None;
+    };
+    let at = runtime::diff::first_byte(pa, pb)?;
+    let spec = |r: Runtime| match r {
+        Runtime::Ollama => runtime::Spec::Ollama(changes::Release::NEWEST),
+        Runtime::LlamaServer(b) => runtime::Spec::LlamaServer(b),
+        Runtime::Transformers => runtime::Spec::Transformers,
+    };
+    let mut reasons: Vec<Reason> =
+        runtime::diff::explained_by((spec(a.0), &a.1.rules), (spec(b.0), &b.1.rules))
+            .into_iter()
+            .map(|c| Reason {
+                id: c.id.to_string(),
+                line: format!(
+                    "{} (llama.cpp b{}, {}); before: {}",
+                    c.new, c.first, c.upstream, c.old
+                ),
+            })
+            .collect();
+    if (a.0 == Runtime::Transformers) != (b.0 == Runtime::Transformers) {
+        let request = transformers(state, today)
+            .map(|r| r.request)
+            .unwrap_or(Value::Null);
+        reasons.extend(
+            runtime::diff::runtime_causes(pa, pb, at, &request, &state.model.chat_template)
+                .into_iter()
+                .map(|c| Reason {
+                    id: c.id.to_string(),
+                    line: c.line.to_string(),
+                }),
+        );
+    }
+    Some((at, reasons))
 }
 
 #[cfg(test)]
@@ -109,16 +274,45 @@ mod tests {
         );
         let r = transformers(&s, "2026-12-01").unwrap();
         assert_eq!(r.prompt.as_deref(), Ok("<s>[user] hi\n[assistant]"));
-        // the Ollama prompt that dropped the newline parts at byte 11
-        let (at, causes) = first_difference(
-            "<s>[user] hi[assistant]",
-            r.prompt.as_ref().unwrap(),
-            &r,
+        // against llama-server b10488 and Ollama: the same prompt here
+        let t = render_as(&s, "2026-12-01", None, Runtime::Transformers).unwrap();
+        let l = render_as(
             &s,
+            "2026-12-01",
+            None,
+            Runtime::LlamaServer(changes::Build::B10488),
+        )
+        .unwrap();
+        let o = render_as(&s, "2026-12-01", None, Runtime::Ollama).unwrap();
+        assert_eq!((&l.prompt, &o.prompt), (&t.prompt, &t.prompt));
+        assert_eq!(
+            explain(
+                &s,
+                "2026-12-01",
+                (Runtime::Ollama, &o),
+                (Runtime::Transformers, &t)
+            ),
+            None
+        );
+        // a side that differs: named where it parts
+        let other = Rendered {
+            prompt: Ok("<s>[user] hi[assistant]".into()),
+            ..o.clone()
+        };
+        let (at, why) = explain(
+            &s,
+            "2026-12-01",
+            (Runtime::Ollama, &other),
+            (Runtime::Transformers, &t),
         )
         .unwrap();
         assert_eq!(at, 12);
-        assert_eq!(causes[0].id, "engine");
+        assert_eq!(why[0].id, "engine");
+        assert_eq!(
+            Runtime::parse("llama-server@b10488"),
+            Some(Runtime::LlamaServer(changes::Build::B10488))
+        );
+        assert_eq!(Runtime::Transformers.id(), "transformers@5.25.0");
         let mut g = s.clone();
         g.endpoint = Endpoint::Generate;
         assert_eq!(

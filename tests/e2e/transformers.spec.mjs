@@ -1,8 +1,8 @@
 // A tokenizer_config.json opened from the top bar's "Model from:" source
-// gives the Jinja chat template and special tokens; Compare then sets
-// Ollama's prompt beside Hugging Face transformers' apply_chat_template
-// (what vLLM, SGLang and MLX-LM render) and shows the first difference and
-// its cause. The expected transformers prompt was printed by transformers
+// gives the Jinja chat template and special tokens; Compare then sets any
+// two of Ollama, llama-server (a build) and Hugging Face transformers'
+// apply_chat_template (what vLLM, SGLang and MLX-LM render) side by side
+// and shows the first difference and its cause. The expected transformers prompt was printed by transformers
 // 5.25.0 (jinja2 3.1.6) for the same template and conversation.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -72,7 +72,22 @@ describe('transformers', () => {
       assert.equal(plain(await side('INS')), OLLAMA);
       assert.equal(plain(await side('DEL')), TRANSFORMERS);
 
-      // /api/generate has no conversation for transformers
+      // llama-server b10488 on side A: Ollama's native mode runs that build, so the same difference
+      await id('compare-runtime-a').selectOption('llama-server@b10488');
+      await eventually(async () => assert.match(await id('compare-a-path').textContent(), /^POST \/apply-template$/));
+      assert.equal(await id('compare-first').textContent(), 'First difference at byte 3.');
+      assert.equal(plain(await side('INS')), OLLAMA);
+
+      // two llama.cpp builds: a template that reads preserve_reasoning, which b11312 sets by default
+      await app.chatTemplateInput.fill(`${CONFIG.chat_template}{% if preserve_reasoning %}<keep>{% endif %}`);
+      await id('compare-runtime-b').selectOption('llama-server@b11312');
+      await eventually(async () => assert.equal(await id('compare-first').textContent(), `First difference at byte ${OLLAMA.length}.`));
+      const rows = await id('compare-causes').locator('li').allTextContents();
+      assert.equal(rows.length, 1);
+      assert.match(rows[0], /^preserve_reasoning_default: templates get preserve_reasoning=true/);
+      assert.equal(plain(await side('DEL')), `${OLLAMA}<keep>`);
+
+      // /api/generate has no conversation for llama-server or transformers
       await app.endpointGenerate.click();
       await eventually(async () => assert.match(await id('compare-note').textContent(), /switch the endpoint to \/api\/chat/));
     });

@@ -36,7 +36,7 @@ struct Side {
 }
 
 /// Where two runtimes' prompts first part (a byte) and what explains it.
-type FirstDifference = (usize, Vec<runtimes::Cause>);
+type FirstDifference = (usize, Vec<runtimes::Reason>);
 
 /// Both sides, or why there is nothing to compare.
 #[derive(Clone, Debug, PartialEq)]
@@ -108,8 +108,7 @@ fn token_diff_view(a: &[(u32, String)], b: &[(u32, String)]) -> impl IntoView {
 
 /// The two sides' labels, paths and errors.
 fn facts(
-    store: Store,
-    (a_label, b_label): (&'static str, &'static str),
+    (a_label, b_label): (String, String),
     a_path: String,
     a_error: Option<String>,
     b_path: String,
@@ -118,12 +117,12 @@ fn facts(
     let side_error = |e: Option<String>| e.map(|e| view! { <pre class="error">{e}</pre> });
     view! {
         <dl class="facts">
-            <dt>{store.t(a_label)}</dt>
+            <dt>{a_label}</dt>
             <dd>
                 <code class="path" data-testid="compare-a-path">{a_path}</code>
                 {side_error(a_error)}
             </dd>
-            <dt>{store.t(b_label)}</dt>
+            <dt>{b_label}</dt>
             <dd>
                 <code class="path" data-testid="compare-b-path">{b_path}</code>
                 {side_error(b_error)}
@@ -138,6 +137,9 @@ pub fn ComparePane() -> impl IntoView {
     let store = expect_context::<Store>();
     let open = RwSignal::new(false);
     let mode = RwSignal::new(Mode::Engines);
+    // the two runtimes of the Runtimes mode
+    let rt_a = RwSignal::new(runtimes::Runtime::Ollama);
+    let rt_b = RwSignal::new(runtimes::Runtime::Transformers);
     // The kept TEMPLATE: (has_template, text), remembered across visits
     // (not when embedded).
     let kept = RwSignal::new(if store.embedded() {
@@ -183,38 +185,35 @@ pub fn ComparePane() -> impl IntoView {
         Err(note) => result.set(Compared::Note(note)),
         Ok((a, _)) if mode.get_untracked() == Mode::Runtimes => {
             let today = browser::today();
-            let tf = match runtimes::transformers(&a, &today) {
-                Ok(r) => r,
-                Err(runtimes::NotComparable::NeedsChat) => {
+            let gguf = store.gguf.get_untracked();
+            let (ra, rb) = (rt_a.get(), rt_b.get());
+            let render = |rt| runtimes::render_as(&a, &today, gguf.as_deref(), rt);
+            let (sa, sb) = match (render(ra), render(rb)) {
+                (Ok(x), Ok(y)) => (x, y),
+                (Err(runtimes::NotComparable::NeedsChat), _)
+                | (_, Err(runtimes::NotComparable::NeedsChat)) => {
                     return result.set(Compared::Note("compare.needs_chat"))
                 }
-                Err(runtimes::NotComparable::BadRequest) => {
-                    return result.set(Compared::Note("compare.bad_request"))
+                _ => return result.set(Compared::Note("compare.bad_request")),
+            };
+            let first = runtimes::explain(&a, &today, (ra, &sa), (rb, &sb));
+            let side_of = |r: runtimes::Rendered| {
+                let (prompt, error) = match r.prompt {
+                    Ok(p) => (p, None),
+                    Err(e) => (String::new(), Some(e)),
+                };
+                Side {
+                    path: r.path,
+                    prompt,
+                    error,
+                    tokens: None,
                 }
             };
-            let gguf = store.gguf.get_untracked();
-            let ollama = side(Answer {
-                outcome: engine::run_with(&a, &today, gguf.as_deref()),
-                tokens: None,
-            });
-            let first = match (&ollama.error, &tf.prompt) {
-                (None, Ok(p)) => runtimes::first_difference(&ollama.prompt, p, &tf, &a),
-                _ => None,
-            };
-            let (prompt, error) = match &tf.prompt {
-                Ok(p) => (p.clone(), None),
-                Err(e) => (String::new(), Some(e.clone())),
-            };
-            let b = Side {
-                path: format!(
-                    "apply_chat_template (transformers {})",
-                    runtimes::TRANSFORMERS_VERSION
-                ),
-                prompt,
-                error,
-                tokens: None,
-            };
-            result.set(Compared::Runtimes(Box::new((ollama, b, first))));
+            result.set(Compared::Runtimes(Box::new((
+                side_of(sa),
+                side_of(sb),
+                first,
+            ))));
         }
         Ok((a, b)) => {
             let today = browser::today();
@@ -280,7 +279,12 @@ pub fn ComparePane() -> impl IntoView {
             });
             let same = a.error.is_none() && b.error.is_none() && a.prompt == b.prompt;
             view! {
-                {facts(store, ("compare.a_ollama", "compare.b_transformers"), a.path, a.error, b.path, b.error)}
+                {facts((format!("A: {}", rt_a.get_untracked().id()), format!("B: {}", rt_b.get_untracked().id())),
+                    a.path,
+                    a.error,
+                    b.path,
+                    b.error,
+                )}
                 <p class="hint">{store.t(if same { "compare.same" } else { "compare.legend" })}</p>
                 {first}
                 <pre class="prompt diff" data-testid="compare-diff" tabindex="0">{spans_view(spans)}</pre>
@@ -317,7 +321,7 @@ pub fn ComparePane() -> impl IntoView {
                 _ => None,
             };
             view! {
-                {facts(store, (a_label, b_label), a.path, a.error, b.path, b.error)}
+                {facts((store.t(a_label).to_string(), store.t(b_label).to_string()), a.path, a.error, b.path, b.error)}
                 <p class="hint">{store.t(if same { "compare.same" } else { "compare.legend" })}</p>
                 <pre class="prompt diff" data-testid="compare-diff" tabindex="0">{spans_view(spans)}</pre>
                 {tokens}
@@ -367,6 +371,32 @@ pub fn ComparePane() -> impl IntoView {
                                 </option>
                             </select>
                         </label>
+                        {move || (mode.get() == Mode::Runtimes).then(|| {
+                            let picker = move |which: RwSignal<runtimes::Runtime>, testid: &'static str, key: &'static str| view! {
+                                <label>
+                                    {move || store.t(key)} " "
+                                    <select
+                                        data-testid=testid
+                                        on:change=move |ev| {
+                                            if let Some(r) = runtimes::Runtime::parse(&event_target_value(&ev)) {
+                                                which.set(r);
+                                            }
+                                        }
+                                    >
+                                        {runtimes::Runtime::ALL
+                                            .into_iter()
+                                            .map(|r| view! {
+                                                <option value=r.id() selected=move || which.get() == r>{r.id()}</option>
+                                            })
+                                            .collect_view()}
+                                    </select>
+                                </label>
+                            };
+                            view! {
+                                {picker(rt_a, "compare-runtime-a", "compare.side_a")}
+                                {picker(rt_b, "compare-runtime-b", "compare.side_b")}
+                            }
+                        })}
                         {move || (mode.get() == Mode::Version).then(|| view! {
                             <button type="button" class="small" data-testid="compare-keep" on:click=keep>
                                 {move || store.t("compare.keep")}
