@@ -6,6 +6,7 @@
 // 5.25.0 (jinja2 3.1.6) for the same template and conversation.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 
 import { eventually } from './support/app-page.mjs';
 import { TEST_TIMEOUT, useAppServer, withApp } from './support/harness.mjs';
@@ -90,6 +91,49 @@ describe('transformers', () => {
       // /api/generate has no conversation for llama-server or transformers
       await app.endpointGenerate.click();
       await eventually(async () => assert.match(await id('compare-note').textContent(), /switch the endpoint to \/api\/chat/));
+    });
+  });
+});
+
+describe('transformers token counts', () => {
+  test("a tokenizer.json counts transformers' prompt as tokenizers does", { timeout: TEST_TIMEOUT }, async () => {
+    await withApp(server(), async (app) => {
+      const id = (name) => app.root.getByTestId(name);
+      await app.endpointChat.click();
+      await app.setRequest({ model: 'demo', messages: [{ role: 'user', content: 'What is the weather in Paris?' }] });
+      // no SYSTEM: the conversation is the user's message alone
+      await app.systemInput.fill('');
+      await app.openMore();
+      await app.chatTemplateInput.fill(
+        '{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}' +
+          '{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}',
+      );
+      await id('import-tokenizer-file').setInputFiles(
+        fileURLToPath(new URL('../corpus/hf-tokenizer/byte-level-bpe.json', import.meta.url)),
+      );
+      await eventually(
+        async () =>
+          assert.equal(
+            await id('import-tokenizer-status').textContent(),
+            "byte-level-bpe.json: 600 tokens in its vocabulary; Compare counts transformers' prompt with it.",
+          ),
+        { timeout: 60_000 },
+      );
+      await id('compare-toggle').click();
+      await id('compare-mode').selectOption('runtimes');
+      // transformers 5.25.0: apply_chat_template(tokenize=True) gives 16 ids with this tokenizer.json
+      await eventually(async () =>
+        assert.match(await id('compare-hf-tokens').textContent(), /^B: 16 tokens \(byte-level-bpe\.json, /),
+      );
+      // a file that is not a tokenizer says so
+      await id('import-tokenizer-file').setInputFiles({
+        name: 'broken.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from('{"model": 3}'),
+      });
+      await eventually(async () =>
+        assert.match(await id('import-tokenizer-status').textContent(), /^Not loaded: broken\.json: tokenizer\.json is not a tokenizer/),
+      );
     });
   });
 });

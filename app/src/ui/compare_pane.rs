@@ -140,6 +140,9 @@ pub fn ComparePane() -> impl IntoView {
     // the two runtimes of the Runtimes mode
     let rt_a = RwSignal::new(runtimes::Runtime::Ollama);
     let rt_b = RwSignal::new(runtimes::Runtime::Transformers);
+    // the transformers side's token count asked of the tokenizer worker:
+    // (sequence number, which side)
+    let hf_want = RwSignal::new(None::<(u64, &'static str)>);
     // The kept TEMPLATE: (has_template, text), remembered across visits
     // (not when embedded).
     let kept = RwSignal::new(if store.embedded() {
@@ -197,6 +200,17 @@ pub fn ComparePane() -> impl IntoView {
                 _ => return result.set(Compared::Note("compare.bad_request")),
             };
             let first = runtimes::explain(&a, &today, (ra, &sa), (rb, &sb));
+            // re-run when a tokenizer.json loads; count transformers' prompt with it
+            let _ = store.hf.get();
+            hf_want.set(
+                [(ra, &sa, "A"), (rb, &sb, "B")]
+                    .into_iter()
+                    .find(|(r, s, _)| *r == runtimes::Runtime::Transformers && s.prompt.is_ok())
+                    .and_then(|(_, s, side)| {
+                        let p = s.prompt.as_ref().ok()?;
+                        crate::ui::hf_client::encode(store, p).map(|seq| (seq, side))
+                    }),
+            );
             let side_of = |r: runtimes::Rendered| {
                 let (prompt, error) = match r.prompt {
                     Ok(p) => (p, None),
@@ -262,6 +276,28 @@ pub fn ComparePane() -> impl IntoView {
         }
         Compared::Runtimes(sides) => {
             let (a, b, first) = *sides;
+            let hf_tokens = move || {
+                let (seq, side) = hf_want.get()?;
+                let (got, ids) = store.hf_ids.get()?;
+                let crate::ui::hf_client::HfState::Loaded { name, .. } = store.hf.get() else {
+                    return None;
+                };
+                (got == seq).then(|| match ids {
+                    Ok(ids) => view! {
+                        <p data-testid="compare-hf-tokens">
+                            {store.tf(
+                                "compare.hf_tokens",
+                                &[("side", side), ("n", &ids.len().to_string()), ("name", &name)],
+                            )}
+                        </p>
+                    }
+                    .into_any(),
+                    Err(e) => view! {
+                        <p class="note">{store.tf("prompt.tokens_error", &[("why", &e)])}</p>
+                    }
+                    .into_any(),
+                })
+            };
             let spans = diff::diff_chars(&a.prompt, &b.prompt);
             let first = first.map(|(at, causes)| {
                 view! {
@@ -288,6 +324,7 @@ pub fn ComparePane() -> impl IntoView {
                 <p class="hint">{store.t(if same { "compare.same" } else { "compare.legend" })}</p>
                 {first}
                 <pre class="prompt diff" data-testid="compare-diff" tabindex="0">{spans_view(spans)}</pre>
+                {hf_tokens}
             }
             .into_any()
         }

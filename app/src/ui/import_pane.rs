@@ -9,6 +9,31 @@ use promptscope_app::modelstore::import_text;
 
 use crate::ui::store::Store;
 
+/// Reads the file a file input's change event chose, then gives its name
+/// and text to `then` (or its name to `failed`).
+fn read_chosen(
+    ev: &web_sys::Event,
+    then: impl FnOnce(String, String) + 'static,
+    failed: impl FnOnce(String) + 'static,
+) {
+    use wasm_bindgen::JsCast;
+    let Some(file) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        .and_then(|input| input.files())
+        .and_then(|files| files.get(0))
+    else {
+        return;
+    };
+    wasm_bindgen_futures::spawn_local(async move {
+        let name = file.name();
+        match wasm_bindgen_futures::JsFuture::from(file.text()).await {
+            Ok(v) => then(name, v.as_string().unwrap_or_default()),
+            Err(_) => failed(name),
+        }
+    });
+}
+
 /// The paste box and its button.
 #[component]
 pub fn ImportPane() -> impl IntoView {
@@ -44,32 +69,52 @@ pub fn ImportPane() -> impl IntoView {
         store.schedule_render();
     };
     let on_import = move |_| import();
+    // a tokenizer.json: read, then loaded by the tokenizer worker
+    let on_tokenizer = move |ev: web_sys::Event| {
+        read_chosen(
+            &ev,
+            move |name, text| crate::ui::hf_client::load(store, name, text),
+            move |name| {
+                store.hf.set(crate::ui::hf_client::HfState::Failed(format!(
+                    "cannot read {name}"
+                )))
+            },
+        )
+    };
+    let tokenizer_status = move || {
+        use crate::ui::hf_client::HfState;
+        let (bad, text) = match store.hf.get() {
+            HfState::Off => return None,
+            HfState::Loading(name) => (
+                false,
+                store.tf("import.tokenizer_loading", &[("name", &name)]),
+            ),
+            HfState::Loaded { name, vocab } => (
+                false,
+                store.tf(
+                    "import.tokenizer_loaded",
+                    &[("name", &name), ("vocab", &vocab.to_string())],
+                ),
+            ),
+            HfState::Failed(why) => (true, store.tf("import.tokenizer_failed", &[("why", &why)])),
+        };
+        Some(view! {
+            <p class=if bad { "field-error" } else { "note" } data-testid="import-tokenizer-status">{text}</p>
+        })
+    };
     // a file chosen: its text goes into the box and is imported
     let on_file = move |ev: web_sys::Event| {
-        use wasm_bindgen::JsCast;
-        let Some(file) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-            .and_then(|input| input.files())
-            .and_then(|files| files.get(0))
-        else {
-            return;
-        };
-        wasm_bindgen_futures::spawn_local(async move {
-            match wasm_bindgen_futures::JsFuture::from(file.text()).await {
-                Ok(v) => {
-                    text.set(v.as_string().unwrap_or_default());
-                    import();
-                }
-                Err(_) => status.set(Some((
-                    true,
-                    store.tf(
-                        "import.failed",
-                        &[("why", &format!("cannot read {}", file.name()))],
-                    ),
-                ))),
-            }
-        });
+        read_chosen(
+            &ev,
+            move |_, t| {
+                text.set(t);
+                import();
+            },
+            move |name| {
+                let why = format!("cannot read {name}");
+                status.set(Some((true, store.tf("import.failed", &[("why", &why)]))))
+            },
+        )
     };
     view! {
         <details class="import-model" data-testid="import-model-pane">
@@ -95,6 +140,16 @@ pub fn ImportPane() -> impl IntoView {
                     on:change=on_file
                 />
             </label>
+            <label class="file-label">
+                {move || store.t("import.tokenizer")} " "
+                <input
+                    type="file"
+                    accept=".json,application/json"
+                    data-testid="import-tokenizer-file"
+                    on:change=on_tokenizer
+                />
+            </label>
+            {tokenizer_status}
             {move || {
                 status
                     .get()

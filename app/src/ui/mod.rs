@@ -15,6 +15,7 @@ pub mod explain_pane;
 pub mod generate_pane;
 pub mod gguf_pane;
 pub mod help;
+pub mod hf_client;
 pub mod import_pane;
 pub mod json_field;
 pub mod model_pane;

@@ -130,6 +130,14 @@ pub struct Store {
     pub compare_answers: RwSignal<Option<Vec<Answer>>>,
     /// The engine worker, while a GGUF is loaded.
     pub engine: StoredValue<Option<engine_client::Shared>, LocalStorage>,
+    /// The Hugging Face tokenizer (transformers' token counts).
+    pub hf: RwSignal<crate::ui::hf_client::HfState>,
+    /// Its worker, once a `tokenizer.json` was opened.
+    pub hf_client: StoredValue<Option<crate::ui::hf_client::Shared>, LocalStorage>,
+    /// The latest ids it answered: (sequence number, ids or why not).
+    pub hf_ids: RwSignal<Option<crate::ui::hf_client::Ids>>,
+    /// The sequence number of the latest request.
+    pub hf_seq: StoredValue<u64>,
     /// The raw pieces of the Generate pane's last generation, as the model
     /// produced them (before Ollama's parsers): the Answer pane takes them.
     pub generated_pieces: RwSignal<Vec<String>>,
@@ -199,6 +207,10 @@ impl Store {
             counting: RwSignal::new(false),
             compare_answers: RwSignal::new(None),
             engine: StoredValue::new_local(None),
+            hf: RwSignal::new(crate::ui::hf_client::HfState::Off),
+            hf_client: StoredValue::new_local(None),
+            hf_ids: RwSignal::new(None),
+            hf_seq: StoredValue::new(0),
             generated_pieces: RwSignal::new(Vec::new()),
             answers: answer_client::Answers::new(),
             pending: StoredValue::new(false),
