@@ -37,6 +37,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
         }
         let at = format!("line {}", n + 1);
         let mut v = parse_json(&line, &at).map_err(Failure::Usage)?;
+        crate::not_transformers(&v, "the KV cache and its reuse")
+            .map_err(|e| Failure::Usage(format!("{at}: {e}")))?;
         crate::resolve_modelfile(&mut v).map_err(|e| Failure::Usage(format!("{at}: {e}")))?;
         let mut case =
             RenderCase::from_json(&v).map_err(|e| Failure::Usage(format!("{at}: {e}")))?;

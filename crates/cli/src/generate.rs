@@ -113,6 +113,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let opts = &args.opts;
     let text = opts.read_input()?;
     let mut v = parse_json(&text, opts.name()).map_err(Failure::Usage)?;
+    crate::not_transformers(&v, "generation and its answers").map_err(Failure::Usage)?;
     if let Some(path) = &args.gguf {
         if v["model"].get("gguf").is_none() {
             // the model file is --gguf's, whatever the Modelfile's FROM or

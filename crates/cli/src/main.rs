@@ -68,6 +68,19 @@ enum Command {
     Diff(diff::Args),
 }
 
+/// Refuses a `"runtime": "transformers"` case in a command that runs what
+/// only Ollama and llama-server have (`what`: their output parsers, KV
+/// cache, generation): transformers' runtime here renders prompts.
+pub fn not_transformers(v: &serde_json::Value, what: &str) -> Result<(), String> {
+    if v.get("runtime").and_then(serde_json::Value::as_str) == Some("transformers") {
+        return Err(format!(
+            "runtime \"transformers\" renders prompts only (promptscope render, promptscope diff); \
+             {what} are Ollama's and llama-server's"
+        ));
+    }
+    Ok(())
+}
+
 /// A case's `model.modelfile` and `model.store` (spec: "A model from an
 /// Ollama model store") resolved into plain model keys; an answer Ollama
 /// would give (a model not found) comes back as its text.

@@ -43,6 +43,9 @@ fn seed() -> u64 {
 }
 
 fn one(mut v: Json, detail: bool) -> Outcome {
+    if let Err(why) = crate::not_transformers(&v, "output parsers") {
+        return Outcome::Invalid(why);
+    }
     match crate::store::resolve_case(&mut v) {
         Ok(()) => {}
         Err(crate::store::Prep::Usage(m)) => return Outcome::Invalid(m),

@@ -183,6 +183,24 @@ fn diff_against_ollama_and_llama_server() {
 }
 
 #[test]
+fn commands_without_a_transformers_side_say_so() {
+    let c = json!({"runtime": "transformers", "model": {"chat_template": "x"},
+                   "request": {"messages": [{"role": "user", "content": "hi"}]}, "output": "hello"});
+    for (args, what) in [
+        (&["parse"][..], "output parsers"),
+        (&["cache"][..], "the KV cache and its reuse"),
+        (&["generate"][..], "generation and its answers"),
+    ] {
+        let (code, _, err) = run(args, &c.to_string());
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            err.contains("runtime \"transformers\" renders prompts only") && err.contains(what),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
 fn a_tokenizer_json_counts_the_prompt() {
     // transformers 5.25.0: apply_chat_template(tokenize=True) with this
     // tokenizer.json gives 16 ids, the first [0, 439, 201, 384, ...]
