@@ -383,6 +383,20 @@ pub fn import_text(model: &mut ModelState, text: &str) -> Result<Imported, Strin
     })
 }
 
+/// Whether a dropped file's text is a Hugging Face `tokenizer.json` (a
+/// `model` with its `type` or `vocab`, and the pipeline's other parts),
+/// rather than something the import box reads.
+pub fn is_tokenizer_json(text: &str) -> bool {
+    let Ok(Value::Object(o)) = serde_json::from_str::<Value>(text.trim_start()) else {
+        return false;
+    };
+    o.get("model")
+        .is_some_and(|m| m.get("type").is_some() || m.get("vocab").is_some())
+        && ["added_tokens", "normalizer", "pre_tokenizer", "decoder"]
+            .iter()
+            .any(|k| o.contains_key(*k))
+}
+
 /// A Hugging Face `tokenizer_config.json` (a chat template and the tokenizer's
 /// settings) rather than an `/api/show` body (which has a `modelfile`, a
 /// `template` or `details`).
@@ -785,6 +799,23 @@ pub(crate) mod tests {
         assert!(import_text(&mut m, "{\"license\": 1}")
             .unwrap_err()
             .contains("no \"modelfile\""));
+    }
+
+    #[test]
+    fn a_tokenizer_json_is_told_from_what_the_box_reads() {
+        let t = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../tests/corpus/hf-tokenizer/wordpiece.json"),
+        )
+        .unwrap();
+        assert!(is_tokenizer_json(&t));
+        assert!(!is_tokenizer_json(
+            "{\"chat_template\": \"x\", \"model_max_length\": 8}"
+        ));
+        assert!(!is_tokenizer_json("FROM x\nTEMPLATE y"));
+        assert!(!is_tokenizer_json(
+            "{\"model\": \"llama3\", \"modelfile\": \"\"}"
+        ));
     }
 
     #[test]

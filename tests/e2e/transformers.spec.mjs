@@ -6,6 +6,7 @@
 // 5.25.0 (jinja2 3.1.6) for the same template and conversation.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { eventually } from './support/app-page.mjs';
@@ -72,6 +73,23 @@ describe('transformers', () => {
       const plain = (t) => t.replaceAll('·', ' ').replaceAll('↵\n', '\n');
       assert.equal(plain(await side('INS')), OLLAMA);
       assert.equal(plain(await side('DEL')), TRANSFORMERS);
+
+      // a tokenizer.json dropped on the import box counts B, and places the difference among its tokens
+      const json = readFileSync(new URL('../corpus/hf-tokenizer/byte-level-bpe.json', import.meta.url), 'utf8');
+      const dropped = await page.evaluateHandle((text) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([text], 'tokenizer.json', { type: 'application/json' }));
+        return dt;
+      }, json);
+      await id('import-model-pane').dispatchEvent('drop', { dataTransfer: dropped });
+      // tokenizers 0.23.3 with this file: A 29 ids, B 48 ids, first differing at index 3
+      await eventually(async () => assert.match(await id('compare-hf-tokens').textContent(), /^B: 48 tokens \(tokenizer\.json, /), {
+        timeout: 60_000,
+      });
+      assert.equal(
+        await id('compare-first-token').textContent(),
+        "In tokenizer.json's tokens, the first difference is token 3.",
+      );
 
       // llama-server b10488 on side A: Ollama's native mode runs that build, so the same difference
       await id('compare-runtime-a').selectOption('llama-server@b10488');

@@ -35,6 +35,10 @@ struct Side {
     tokens: Option<Result<Vec<(u32, String)>, String>>,
 }
 
+/// Both sides' prompts asked of the tokenizer worker (their request
+/// numbers) and which side, if any, is transformers'.
+type HfAsked = (Option<u64>, Option<u64>, Option<&'static str>);
+
 /// Where two runtimes' prompts first part (a byte) and what explains it.
 type FirstDifference = (usize, Vec<runtimes::Reason>);
 
@@ -140,9 +144,9 @@ pub fn ComparePane() -> impl IntoView {
     // the two runtimes of the Runtimes mode
     let rt_a = RwSignal::new(runtimes::Runtime::Ollama);
     let rt_b = RwSignal::new(runtimes::Runtime::Transformers);
-    // the transformers side's token count asked of the tokenizer worker:
-    // (sequence number, which side)
-    let hf_want = RwSignal::new(None::<(u64, &'static str)>);
+    // with a tokenizer.json: both sides' prompts sent to the tokenizer
+    // worker (their request numbers), and which side is transformers'
+    let hf_want = RwSignal::new(None::<HfAsked>);
     // The kept TEMPLATE: (has_template, text), remembered across visits
     // (not when embedded).
     let kept = RwSignal::new(if store.embedded() {
@@ -202,15 +206,17 @@ pub fn ComparePane() -> impl IntoView {
             let first = runtimes::explain(&a, &today, (ra, &sa), (rb, &sb));
             // re-run when a tokenizer.json loads; count transformers' prompt with it
             let _ = store.hf.get();
-            hf_want.set(
-                [(ra, &sa, "A"), (rb, &sb, "B")]
-                    .into_iter()
-                    .find(|(r, s, _)| *r == runtimes::Runtime::Transformers && s.prompt.is_ok())
-                    .and_then(|(_, s, side)| {
-                        let p = s.prompt.as_ref().ok()?;
-                        crate::ui::hf_client::encode(store, p).map(|seq| (seq, side))
-                    }),
-            );
+            let ask = |r: &runtimes::Rendered| {
+                r.prompt
+                    .as_ref()
+                    .ok()
+                    .and_then(|p| crate::ui::hf_client::encode(store, p))
+            };
+            let which = [(ra, "A"), (rb, "B")]
+                .into_iter()
+                .find(|(r, _)| *r == runtimes::Runtime::Transformers)
+                .map(|(_, side)| side);
+            hf_want.set(Some((ask(&sa), ask(&sb), which)));
             let side_of = |r: runtimes::Rendered| {
                 let (prompt, error) = match r.prompt {
                     Ok(p) => (p, None),
@@ -277,26 +283,44 @@ pub fn ComparePane() -> impl IntoView {
         Compared::Runtimes(sides) => {
             let (a, b, first) = *sides;
             let hf_tokens = move || {
-                let (seq, side) = hf_want.get()?;
-                let (got, ids) = store.hf_ids.get()?;
+                let (qa, qb, which) = hf_want.get()?;
                 let crate::ui::hf_client::HfState::Loaded { name, .. } = store.hf.get() else {
                     return None;
                 };
-                (got == seq).then(|| match ids {
-                    Ok(ids) => view! {
-                        <p data-testid="compare-hf-tokens">
-                            {store.tf(
-                                "compare.hf_tokens",
-                                &[("side", side), ("n", &ids.len().to_string()), ("name", &name)],
-                            )}
-                        </p>
-                    }
-                    .into_any(),
-                    Err(e) => view! {
-                        <p class="note">{store.tf("prompt.tokens_error", &[("why", &e)])}</p>
-                    }
-                    .into_any(),
-                })
+                let got = |q: Option<u64>| q.and_then(|q| crate::ui::hf_client::answer(store, q));
+                let (ta, tb) = (got(qa), got(qb));
+                let count = which.and_then(|side| {
+                    let ids = if side == "A" { ta.clone() } else { tb.clone() }?;
+                    Some(match ids {
+                        Ok(ids) => view! {
+                            <p data-testid="compare-hf-tokens">
+                                {store.tf(
+                                    "compare.hf_tokens",
+                                    &[("side", side), ("n", &ids.len().to_string()), ("name", &name)],
+                                )}
+                            </p>
+                        }
+                        .into_any(),
+                        Err(e) => view! {
+                            <p class="note">{store.tf("prompt.tokens_error", &[("why", &e)])}</p>
+                        }
+                        .into_any(),
+                    })
+                });
+                let first = match (ta, tb) {
+                    (Some(Ok(x)), Some(Ok(y))) => runtime::diff::first_token(&x, &y).map(|at| {
+                        view! {
+                            <p data-testid="compare-first-token">
+                                {store.tf(
+                                    "compare.first_token",
+                                    &[("n", &at.to_string()), ("name", &name)],
+                                )}
+                            </p>
+                        }
+                    }),
+                    _ => None,
+                };
+                Some(view! { {count} {first} })
             };
             let spans = diff::diff_chars(&a.prompt, &b.prompt);
             let first = first.map(|(at, causes)| {

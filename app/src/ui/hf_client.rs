@@ -98,7 +98,7 @@ fn on_message(store: Store, data: JsValue) {
             let ids: Result<Vec<u32>, String> =
                 serde_json::from_str(&field(&data, "json").unwrap_or_default())
                     .map_err(|e| e.to_string());
-            store.hf_ids.set(Some((seq, ids)));
+            remember(store, (seq, ids));
         }
         _ => {
             let why = field(&data, "message").unwrap_or_else(|| "no answer".into());
@@ -106,10 +106,26 @@ fn on_message(store: Store, data: JsValue) {
                 store.hf.set(HfState::Failed(format!("{name}: {why}")));
             } else {
                 let seq = store.hf_seq.get_value();
-                store.hf_ids.set(Some((seq, Err(why))));
+                remember(store, (seq, Err(why)));
             }
         }
     }
+}
+
+/// Keeps an answer among the last few.
+fn remember(store: Store, ids: Ids) {
+    store.hf_ids.update(|v| {
+        v.push(ids);
+        let extra = v.len().saturating_sub(8);
+        v.drain(..extra);
+    });
+}
+
+/// The answer to request `seq`, once it came.
+pub fn answer(store: Store, seq: u64) -> Option<Result<Vec<u32>, String>> {
+    store
+        .hf_ids
+        .with(|v| v.iter().find(|(s, _)| *s == seq).map(|(_, r)| r.clone()))
 }
 
 /// Loads a `tokenizer.json` (its file name and text), starting the worker
@@ -138,7 +154,7 @@ pub fn load(store: Store, name: String, text: String) {
         }))));
     }
     store.hf.set(HfState::Loading(name));
-    store.hf_ids.set(None);
+    store.hf_ids.set(Vec::new());
     send(
         store,
         message(&[("type", "load".into()), ("text", text.into())]),
@@ -146,7 +162,8 @@ pub fn load(store: Store, name: String, text: String) {
 }
 
 /// Asks for the ids of `text`; the answer arrives in `store.hf_ids` with
-/// the returned sequence number. `None` without a loaded tokenizer.
+/// the returned sequence number ([`answer`]). `None` without a loaded
+/// tokenizer.
 pub fn encode(store: Store, text: &str) -> Option<u64> {
     if !matches!(store.hf.get_untracked(), HfState::Loaded { .. }) {
         return None;

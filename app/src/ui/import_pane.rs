@@ -9,22 +9,22 @@ use promptscope_app::modelstore::import_text;
 
 use crate::ui::store::Store;
 
-/// Reads the file a file input's change event chose, then gives its name
-/// and text to `then` (or its name to `failed`).
-fn read_chosen(
-    ev: &web_sys::Event,
-    then: impl FnOnce(String, String) + 'static,
-    failed: impl FnOnce(String) + 'static,
-) {
+/// The file a file input's change event chose.
+fn chosen(ev: &web_sys::Event) -> Option<web_sys::File> {
     use wasm_bindgen::JsCast;
-    let Some(file) = ev
-        .target()
+    ev.target()
         .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
         .and_then(|input| input.files())
         .and_then(|files| files.get(0))
-    else {
-        return;
-    };
+}
+
+/// Reads `file`'s text, then gives its name and text to `then` (or its
+/// name to `failed`).
+fn read_file(
+    file: web_sys::File,
+    then: impl FnOnce(String, String) + 'static,
+    failed: impl FnOnce(String) + 'static,
+) {
     wasm_bindgen_futures::spawn_local(async move {
         let name = file.name();
         match wasm_bindgen_futures::JsFuture::from(file.text()).await {
@@ -70,16 +70,19 @@ pub fn ImportPane() -> impl IntoView {
     };
     let on_import = move |_| import();
     // a tokenizer.json: read, then loaded by the tokenizer worker
+    let tokenizer_failed = move |name: String| {
+        store.hf.set(crate::ui::hf_client::HfState::Failed(format!(
+            "cannot read {name}"
+        )))
+    };
     let on_tokenizer = move |ev: web_sys::Event| {
-        read_chosen(
-            &ev,
-            move |name, text| crate::ui::hf_client::load(store, name, text),
-            move |name| {
-                store.hf.set(crate::ui::hf_client::HfState::Failed(format!(
-                    "cannot read {name}"
-                )))
-            },
-        )
+        if let Some(file) = chosen(&ev) {
+            read_file(
+                file,
+                move |name, text| crate::ui::hf_client::load(store, name, text),
+                tokenizer_failed,
+            )
+        }
     };
     let tokenizer_status = move || {
         use crate::ui::hf_client::HfState;
@@ -103,21 +106,53 @@ pub fn ImportPane() -> impl IntoView {
         })
     };
     // a file chosen: its text goes into the box and is imported
+    let import_failed = move |name: String| {
+        let why = format!("cannot read {name}");
+        status.set(Some((true, store.tf("import.failed", &[("why", &why)]))))
+    };
     let on_file = move |ev: web_sys::Event| {
-        read_chosen(
-            &ev,
-            move |_, t| {
-                text.set(t);
-                import();
+        if let Some(file) = chosen(&ev) {
+            read_file(
+                file,
+                move |_, t| {
+                    text.set(t);
+                    import();
+                },
+                import_failed,
+            )
+        }
+    };
+    // a file dropped on the box: a tokenizer.json goes to the tokenizer
+    // worker, anything else is imported
+    let on_drop = move |ev: web_sys::DragEvent| {
+        ev.prevent_default();
+        let Some(file) = ev
+            .data_transfer()
+            .and_then(|d| d.files())
+            .and_then(|l| l.get(0))
+        else {
+            return;
+        };
+        read_file(
+            file,
+            move |name, t| {
+                if promptscope_app::modelstore::is_tokenizer_json(&t) {
+                    crate::ui::hf_client::load(store, name, t);
+                } else {
+                    text.set(t);
+                    import();
+                }
             },
-            move |name| {
-                let why = format!("cannot read {name}");
-                status.set(Some((true, store.tf("import.failed", &[("why", &why)]))))
-            },
+            import_failed,
         )
     };
     view! {
-        <details class="import-model" data-testid="import-model-pane">
+        <details
+            class="import-model"
+            data-testid="import-model-pane"
+            on:dragover=move |ev: web_sys::DragEvent| ev.prevent_default()
+            on:drop=on_drop
+        >
             <summary>{move || store.t("import.title")}</summary>
             <p class="hint">{move || store.t("import.hint")}</p>
             <textarea

@@ -134,8 +134,9 @@ pub struct Store {
     pub hf: RwSignal<crate::ui::hf_client::HfState>,
     /// Its worker, once a `tokenizer.json` was opened.
     pub hf_client: StoredValue<Option<crate::ui::hf_client::Shared>, LocalStorage>,
-    /// The latest ids it answered: (sequence number, ids or why not).
-    pub hf_ids: RwSignal<Option<crate::ui::hf_client::Ids>>,
+    /// The latest ids it answered (the last few): (sequence number, ids or
+    /// why not).
+    pub hf_ids: RwSignal<Vec<crate::ui::hf_client::Ids>>,
     /// The sequence number of the latest request.
     pub hf_seq: StoredValue<u64>,
     /// The raw pieces of the Generate pane's last generation, as the model
@@ -209,7 +210,7 @@ impl Store {
             engine: StoredValue::new_local(None),
             hf: RwSignal::new(crate::ui::hf_client::HfState::Off),
             hf_client: StoredValue::new_local(None),
-            hf_ids: RwSignal::new(None),
+            hf_ids: RwSignal::new(Vec::new()),
             hf_seq: StoredValue::new(0),
             generated_pieces: RwSignal::new(Vec::new()),
             answers: answer_client::Answers::new(),
