@@ -1,5 +1,5 @@
-//! `promptscope serve [--listen HOST:PORT] [--models DIR]`: Ollama's HTTP
-//! API over a model store (`crates/server`).
+//! `promptscope serve [--listen HOST:PORT] [--models DIR] [--ollama V]`:
+//! Ollama's HTTP API over a model store (`crates/server`), as release V.
 
 use std::io::Write;
 use std::net::{SocketAddr, ToSocketAddrs};
@@ -19,6 +19,9 @@ pub struct Args {
     /// No access or template-selection lines
     #[arg(long)]
     quiet: bool,
+    /// The Ollama release to answer as (default: the newest supported)
+    #[arg(long, value_name = "VERSION")]
+    ollama: Option<String>,
 }
 
 /// `envconfig.Host()`: `[scheme://]host[:port][/path]`, 127.0.0.1 and 11434
@@ -107,6 +110,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
     cfg.origins = std::env::var("OLLAMA_ORIGINS").ok();
     cfg.no_cloud = ollama::compat::Env::truthy(std::env::var("OLLAMA_NO_CLOUD").ok().as_deref());
     cfg.log = !args.quiet;
+    if let Some(v) = &args.ollama {
+        cfg.release = changes::Release::parse(v).map_err(Failure::Usage)?;
+    }
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -94,8 +94,31 @@ fn runtime_keys_are_checked() {
     assert!(bad(c, &[]).contains("implied by the Ollama release"));
     let mut c = chat.clone();
     c["ollama"] = json!("0.29.0");
-    assert!(bad(c, &[])
-        .contains("Ollama \"0.29.0\" is not a supported release (supported: 0.33.0-rc2)"));
+    assert!(bad(c, &[]).contains(
+        "Ollama \"0.29.0\" is not a supported release (supported: 0.32.15-rc2, 0.32.15, 0.33.0-rc0, 0.33.0-rc1, 0.33.0-rc2)"
+    ));
+    // an older release of the same behaviour renders the same prompt, and says which it was
+    let talk = json!({"endpoint": "chat",
+                      "model": {"name": "m", "template": "{{ range .Messages }}[{{ .Role }}] {{ .Content }}{{ end }}"},
+                      "request": {"model": "m", "messages": [{"role": "user", "content": "hi"}]}});
+    let (code, newest) = json_out(&["render", "--json"], &talk);
+    let (code2, older) = json_out(&["render", "--json", "--ollama", "0.32.15"], &talk);
+    assert_eq!((code, code2), (0, 0));
+    assert_eq!(older["ollama"], "0.32.15");
+    assert_eq!(older["prompt"], "[user] hi");
+    assert_eq!(older["prompt"], newest["prompt"]);
+    let (code, out, _) = run(
+        &[
+            "diff",
+            "--as",
+            "ollama@0.32.15",
+            "--as",
+            "ollama@0.33.0-rc2",
+        ],
+        &talk.to_string(),
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("same prompt"), "{out}");
     assert!(bad(
         chat.clone(),
         &["--runtime", "transformers", "--transformers", "4.57.0"]

@@ -104,8 +104,12 @@ async fn root() -> Response {
     respond(200, "text/plain; charset=utf-8", "Ollama is running")
 }
 
-async fn version() -> Response {
-    respond(200, GIN_JSON, r#"{"version":"0.33.0-rc2"}"#)
+async fn version(AxState(state): AxState<S>) -> Response {
+    respond(
+        200,
+        GIN_JSON,
+        format!("{{\"version\":\"{}\"}}", state.cfg.release.tag),
+    )
 }
 
 fn open(state: &State) -> Result<engine::case::Opened, Box<Response>> {

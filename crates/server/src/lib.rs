@@ -46,6 +46,8 @@ pub struct Config {
     pub body_timeout: Duration,
     /// Write the access and template-selection lines.
     pub log: bool,
+    /// The Ollama release it answers as (`/api/version`).
+    pub release: changes::Release,
 }
 
 impl Config {
@@ -60,6 +62,7 @@ impl Config {
             header_timeout: Duration::from_secs(30),
             body_timeout: Duration::from_secs(60),
             log: true,
+            release: changes::Release::NEWEST,
         }
     }
 }

@@ -125,6 +125,13 @@ fn gins_answers_cors_and_the_host_check() {
 }
 
 #[test]
+fn version_says_the_release_served() {
+    let a = start(|c| c.release = changes::Release::V0_32_15);
+    let r = send(a, &request("GET", "/api/version", &[], ""));
+    assert_eq!((status(&r), body(&r)), (200, r#"{"version":"0.32.15"}"#));
+}
+
+#[test]
 fn bad_bodies_get_errors_not_a_dead_server() {
     let a = start(|c| c.body_limit = 1 << 16);
     let r = send(
