@@ -68,6 +68,7 @@ impl Example {
                 go_template_env: None,
                 date: String::new(),
             },
+            ollama: String::new(),
             request,
             answer: Default::default(),
         }

@@ -76,6 +76,7 @@ const CATALOGUE: &[Entry] = &[
     ("sources.folder", "Ollama folder", "Carpeta de Ollama", "Папка Ollama"),
     ("sources.gguf", "GGUF file", "Archivo GGUF", "Файл GGUF"),
     ("sources.modelfile", "Modelfile or /api/show", "Modelfile o /api/show", "Modelfile или /api/show"),
+    ("model.release", "Ollama release", "Versión de Ollama", "Версия Ollama"),
     ("sources.config", "tokenizer_config.json", "tokenizer_config.json", "tokenizer_config.json"),
     ("sources.template", "Your TEMPLATE", "Su TEMPLATE", "Свой TEMPLATE"),
     ("nav.label", "Go to", "Ir a", "Перейти к"),

@@ -209,6 +209,8 @@ pub struct State {
     /// The model's output for the Answer pane (a parse case's `"output"`
     /// or `"chunks"`).
     pub answer: crate::answer::Input,
+    /// The Ollama release rendering it (`0.32.15`); empty = the newest.
+    pub ollama: String,
 }
 
 /// How [`State::to_json`] writes JSON-valued fields.
@@ -356,6 +358,12 @@ impl State {
         if let Some(d) = get_string(obj, "date", "")? {
             self.model.date = d;
         }
+        if let Some(tag) = get_string(obj, "ollama", "")? {
+            if !tag.is_empty() {
+                changes::Release::parse(&tag)?;
+            }
+            self.ollama = tag;
+        }
         if let Some(text) = get_json_text(obj, "request") {
             self.request = text;
         }
@@ -420,6 +428,9 @@ impl State {
         if !m.date.is_empty() {
             out.insert("date".into(), json!(m.date));
         }
+        if !self.ollama.is_empty() {
+            out.insert("ollama".into(), json!(self.ollama));
+        }
         let mut request = as_value(&self.request, json!({}));
         if form == Form::RenderCase {
             if let Ok(Value::Object(defaults)) = parse_json_text(&m.options, json!({})) {
@@ -474,6 +485,7 @@ mod tests {
                 go_template_env: Some("false".into()),
                 date: "2025-02-03".into(),
             },
+            ollama: String::new(),
             request: "{\n  \"model\": \"demo\",\n  \"prompt\": \"x\"\n".into(),
             answer: crate::answer::Input {
                 mode: crate::answer::Mode::Chunks,
@@ -487,6 +499,26 @@ mod tests {
         let s = sample();
         let text = s.to_json_string(Form::Exact);
         assert_eq!(State::from_json_str(&text).unwrap(), s);
+    }
+
+    #[test]
+    fn the_release_round_trips_and_is_checked() {
+        let mut s = sample();
+        s.ollama = "0.32.15".into();
+        let v = s.to_json(Form::RenderCase);
+        assert_eq!(v["ollama"], "0.32.15");
+        assert_eq!(State::from_json(&v).unwrap().ollama, "0.32.15");
+        assert_eq!(
+            State::from_json_str(&s.to_json_string(Form::Exact)).unwrap(),
+            s
+        );
+        // the newest is not written
+        assert!(sample().to_json(Form::Exact).get("ollama").is_none());
+        let e = State::from_json(&serde_json::json!({"ollama": "0.1.0"})).unwrap_err();
+        assert!(
+            e.starts_with("Ollama \"0.1.0\" is not a supported release"),
+            "{e}"
+        );
     }
 
     #[test]

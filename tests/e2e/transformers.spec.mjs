@@ -9,7 +9,8 @@ import { describe, test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-import { eventually } from './support/app-page.mjs';
+import { AppPage, eventually } from './support/app-page.mjs';
+import { openBrowser } from './support/browser.mjs';
 import { TEST_TIMEOUT, useAppServer, withApp } from './support/harness.mjs';
 
 const server = useAppServer();
@@ -153,5 +154,49 @@ describe('transformers token counts', () => {
         assert.match(await id('import-tokenizer-status').textContent(), /^Not loaded: broken\.json: tokenizer\.json is not a tokenizer/),
       );
     });
+  });
+});
+
+describe('Ollama release', () => {
+  test('picked in the top bar: kept by examples and reloads, carried by a share link', { timeout: TEST_TIMEOUT }, async () => {
+    let url;
+    await withApp(server(), async (app) => {
+      const page = app.page;
+      const id = (name) => app.root.getByTestId(name);
+      const runtime = id('model-runtime');
+      assert.match(await runtime.textContent(), /Rendered by Ollama 0\.33\.0-rc2/);
+      assert.deepEqual(await id('release-select').locator('option').allTextContents(), [
+        '0.33.0-rc2',
+        '0.33.0-rc1',
+        '0.33.0-rc0',
+        '0.32.15',
+        '0.32.15-rc2',
+      ]);
+      const prompt = await app.promptText();
+      await id('release-select').selectOption('0.32.15');
+      await eventually(async () => assert.match(await runtime.textContent(), /Rendered by Ollama 0\.32\.15$/));
+      // the same prompt: nothing between these releases reaches the model
+      assert.equal(await app.promptText(), prompt);
+      // an example keeps it
+      await app.loadExample('llama3');
+      assert.equal(await id('release-select').inputValue(), '0.32.15');
+      // a reload keeps it
+      await page.reload();
+      await app.ready();
+      assert.equal(await id('release-select').inputValue(), '0.32.15');
+      assert.match(await runtime.textContent(), /Ollama 0\.32\.15/);
+      // the share link carries it, into another browser profile
+      await app.shareButton.click();
+      url = await app.shareUrl.inputValue();
+    });
+    const browser = await openBrowser();
+    try {
+      const other = new AppPage(browser.page);
+      await other.open(url);
+      assert.equal(await browser.page.getByTestId('release-select').inputValue(), '0.32.15');
+      assert.match(await browser.page.getByTestId('model-runtime').textContent(), /Ollama 0\.32\.15/);
+    } finally {
+      await browser.close();
+    }
   });
 });

@@ -104,7 +104,9 @@ pub fn RuntimeLine() -> impl IntoView {
         let native = store
             .outcome
             .with(|o| o.explain.as_ref().and_then(|e| e.llamacpp.clone()));
-        let mut line = format!("Ollama {}", changes::Release::NEWEST);
+        let tag = store.state.with(|s| s.ollama.clone());
+        let release = changes::Release::parse(&tag).unwrap_or(changes::Release::NEWEST);
+        let mut line = format!("Ollama {release}");
         if let Some(build) = native {
             line.push_str(&format!(
                 " · {} llama-server {build}",
@@ -113,10 +115,46 @@ pub fn RuntimeLine() -> impl IntoView {
         }
         line
     });
+    // newest first; the newest is stored as "" (the default)
+    let pick = move |ev: leptos::ev::Event| {
+        let tag = event_target_value(&ev);
+        let tag = if tag == changes::Release::NEWEST.tag {
+            String::new()
+        } else {
+            tag
+        };
+        store.update(|s| s.ollama = tag);
+        store.schedule_render();
+    };
     view! {
         <p class="runtime-line" data-testid="model-runtime">
             {move || store.t("model.rendered_by")} " " <strong>{move || rendered_by.get()}</strong>
         </p>
+        <label class="release-pick">
+            {move || store.t("model.release")} " "
+            <select data-testid="release-select" on:change=pick>
+                {changes::Release::SUPPORTED
+                    .iter()
+                    .rev()
+                    .map(|r| {
+                        let tag = r.tag;
+                        view! {
+                            <option
+                                value=tag
+                                selected=move || {
+                                    store.state.with(|s| {
+                                        s.ollama == tag
+                                            || (s.ollama.is_empty() && tag == changes::Release::NEWEST.tag)
+                                    })
+                                }
+                            >
+                                {tag}
+                            </option>
+                        }
+                    })
+                    .collect_view()}
+            </select>
+        </label>
     }
 }
 

@@ -261,8 +261,12 @@ impl Store {
     /// Loads an example (model and request).
     pub fn load_example(&self, id: &str) {
         if let Some(ex) = examples::by_id(id) {
-            let loaded = ex.state();
             let before = self.state.get_untracked();
+            // an example keeps the release the user picked
+            let loaded = State {
+                ollama: before.ollama.clone(),
+                ..ex.state()
+            };
             let model = self.store_model.get_untracked();
             self.before_example
                 .set((before != loaded).then(|| Box::new((before, model, loaded.clone()))));
