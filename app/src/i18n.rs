@@ -358,7 +358,7 @@ const CATALOGUE: &[Entry] = &[
     ("compare.mode", "Compare", "Comparar", "Сравнить"),
     ("compare.mode_engines", "Go TEMPLATE vs GGUF chat template", "TEMPLATE de Go vs plantilla de chat GGUF", "Go TEMPLATE и шаблон чата GGUF"),
     ("compare.mode_version", "This template vs a saved version", "Esta plantilla vs una versión guardada", "Этот шаблон и сохранённая версия"),
-    ("compare.mode_runtimes", "Two runtimes: Ollama, llama-server, transformers (vLLM, SGLang, MLX-LM)", "Dos runtimes: Ollama, llama-server, transformers (vLLM, SGLang, MLX-LM)", "Две среды: Ollama, llama-server, transformers (vLLM, SGLang, MLX-LM)"),
+    ("compare.mode_runtimes", "Two runtimes (Ollama, llama-server, transformers)", "Dos runtimes (Ollama, llama-server, transformers)", "Две среды (Ollama, llama-server, transformers)"),
     ("compare.side_a", "A", "A", "A"),
     ("compare.side_b", "B", "B", "B"),
     ("compare.needs_chat", "llama-server and transformers render conversations: switch the endpoint to /api/chat.", "llama-server y transformers muestran conversaciones: cambia el endpoint a /api/chat.", "llama-server и transformers отображают диалоги: переключите endpoint на /api/chat."),

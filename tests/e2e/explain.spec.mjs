@@ -54,7 +54,8 @@ describe('explain pane', () => {
       assert.match(await app.explainBranch.textContent(), /^native/);
       // llama-server's rendering of the Jinja template, at the build Ollama compiles
       await eventually(async () => assert.match(await app.promptText(), /<\|im_start\|>user\nHi!<\|im_end\|>/));
-      assert.match(await app.page.getByTestId('model-runtime').textContent(), /Ollama 0\.33\.0-rc2 · native mode on llama-server b10488/);
+      assert.equal(await app.page.getByTestId('release-select').inputValue(), '0.33.0-rc2');
+      assert.equal(await app.page.getByTestId('model-runtime-native').textContent(), '· native mode on llama-server b10488');
       assert.match(await app.page.getByTestId('explain-llamacpp').textContent(), /^b10488 native mode renders on llama\.cpp b10488/);
       // With think unset llama-server's default applies, and the prompt still renders.
       await app.thinkSelect.selectOption('');

@@ -115,6 +115,31 @@ async function shootFlows(server, theme) {
     await screen('flow-compare');
     await page.getByTestId('compare-toggle').click();
 
+    // two runtimes: a tokenizer_config.json, then Ollama against transformers' apply_chat_template
+    await app.loadExample('chatml');
+    await page.getByTestId('source-modelfile').click();
+    await page.getByTestId('import-model-text').fill(JSON.stringify({
+      tokenizer_class: 'PreTrainedTokenizerFast', bos_token: '<s>', eos_token: '</s>',
+      chat_template: "{{ bos_token }}{% for m in messages %}{{ '<|' + m.role + '|>'|safe + m.content }}\n{% endfor %}" +
+        '{% if add_generation_prompt %}<|assistant|>{% endif %}',
+    }));
+    await page.getByTestId('import-model').click();
+    await app.setRequest({ model: 'demo', messages: [{ role: 'user', content: 'Say "hi" & <wave>' }] });
+    await page.getByTestId('nav-compare').click();
+    await page.getByTestId('compare-toggle').click();
+    await page.getByTestId('compare-mode').selectOption('runtimes');
+    await eventually(async () => (await page.getByTestId('compare-first').count()) > 0);
+    await screen('flow-runtimes');
+    await page.getByTestId('compare-mode').selectOption('engines');
+    await page.getByTestId('compare-toggle').click();
+
+    // the Ollama release, picked in the top bar
+    await app.loadExample('chatml');
+    await page.getByTestId('release-select').selectOption('0.32.15');
+    await eventually(async () => (await page.getByTestId('release-select').inputValue()) === '0.32.15');
+    await screen('flow-release');
+    await page.getByTestId('release-select').selectOption('0.33.0-rc2');
+
     // answer: what Ollama makes of the model's output (a qwen3-coder tool call)
     await app.loadExample('chatml');
     await app.setTemplate('{{ range .Messages }}<|im_start|>{{ .Role }}\n{{ .Content }}<|im_end|>\n{{ end }}<|im_start|>assistant\n');

@@ -100,20 +100,12 @@ const SOURCES: &[(&str, &str, Action)] = &[
 #[component]
 pub fn RuntimeLine() -> impl IntoView {
     let store = expect_context::<Store>();
-    let rendered_by = Memo::new(move |_| {
-        let native = store
+    // native mode: the llama-server build Ollama hands the model to
+    let native = Memo::new(move |_| {
+        store
             .outcome
-            .with(|o| o.explain.as_ref().and_then(|e| e.llamacpp.clone()));
-        let tag = store.state.with(|s| s.ollama.clone());
-        let release = changes::Release::parse(&tag).unwrap_or(changes::Release::NEWEST);
-        let mut line = format!("Ollama {release}");
-        if let Some(build) = native {
-            line.push_str(&format!(
-                " · {} llama-server {build}",
-                store.t("model.native_mode")
-            ));
-        }
-        line
+            .with(|o| o.explain.as_ref().and_then(|e| e.llamacpp.clone()))
+            .map(|build| format!("· {} llama-server {build}", store.t("model.native_mode")))
     });
     // newest first; the newest is stored as "" (the default)
     let pick = move |ev: leptos::ev::Event| {
@@ -128,11 +120,13 @@ pub fn RuntimeLine() -> impl IntoView {
     };
     view! {
         <p class="runtime-line" data-testid="model-runtime">
-            {move || store.t("model.rendered_by")} " " <strong>{move || rendered_by.get()}</strong>
-        </p>
-        <label class="release-pick">
-            {move || store.t("model.release")} " "
-            <select data-testid="release-select" on:change=pick>
+            {move || store.t("model.rendered_by")} " " <strong>"Ollama"</strong> " "
+            <select
+                data-testid="release-select"
+                aria-label=move || store.t("model.release")
+                title=move || store.t("model.release")
+                on:change=pick
+            >
                 {changes::Release::SUPPORTED
                     .iter()
                     .rev()
@@ -154,7 +148,10 @@ pub fn RuntimeLine() -> impl IntoView {
                     })
                     .collect_view()}
             </select>
-        </label>
+            {move || native.get().map(|n| view! {
+                " " <strong data-testid="model-runtime-native">{n}</strong>
+            })}
+        </p>
     }
 }
 
