@@ -261,6 +261,17 @@ step clippy-wasm-threads cargo clippy --target wasm32-unknown-unknown -p prompts
 step test-native python3 scripts/cargo-test-parallel.py "${timings[@]}" --workspace --exclude promptscope-app "${shared_skip[@]}"
 # The app's pure logic (state, share links, curl, highlighting, messages,
 # examples, the engine call) is a library without Leptos: its tests run natively.
+# The README's one-liner that puts `promptscope` on PATH, into a throwaway
+# root (--debug: the build test-native made, copied in seconds).
+install_cli() {
+  local root
+  root="$(mktemp -d)"
+  CARGO_INSTALL_ROOT="$root" PATH="$root/bin:$PATH" bash scripts/install-cli.sh --debug
+  local rc=$?
+  rm -rf "$root"
+  return $rc
+}
+step install-cli install_cli
 step test-app-logic cargo test --no-fail-fast -p promptscope-app --lib
 # The inference crate's wasm kernels (simd128, exact FMA through f64)
 # against the scalar ones, bit for bit, in wasm under Node.
