@@ -265,11 +265,14 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
         } else {
             for s in [&a, &b] {
                 if s.prompt.is_none() {
-                    t.push_str(&format!(
-                        "{} fails: {}\n",
-                        s.spec,
-                        s.result["error"].as_str().unwrap_or("")
-                    ));
+                    t.push_str(&match s.result["error"].as_str() {
+                        Some(e) => format!("{} fails: {e}\n", s.spec),
+                        // a request with no conversation only loads the model
+                        None => format!(
+                            "{} renders no prompt (the request only loads the model)\n",
+                            s.spec
+                        ),
+                    });
                 }
             }
         }

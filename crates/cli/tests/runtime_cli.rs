@@ -119,6 +119,21 @@ fn runtime_keys_are_checked() {
     );
     assert_eq!(code, 0);
     assert!(out.contains("same prompt"), "{out}");
+    // a chat with no messages only loads the model: said so, not as a failure
+    let (_, out, _) = run(
+        &[
+            "diff",
+            "--as",
+            "ollama@0.32.15",
+            "--as",
+            "ollama@0.33.0-rc2",
+        ],
+        &chat.to_string(),
+    );
+    assert!(
+        out.contains("ollama@0.32.15 renders no prompt (the request only loads the model)"),
+        "{out}"
+    );
     assert!(bad(
         chat.clone(),
         &["--runtime", "transformers", "--transformers", "4.57.0"]
