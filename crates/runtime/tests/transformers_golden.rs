@@ -17,17 +17,10 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The time a case's `date` (YYYY-MM-DD) stands for: that day, 00:00:00.
+/// The time a case's `date` (YYYY-MM-DD) stands for: that day, 00:00:00
+/// (the recorder's clock), through the calendar Ollama's date code keeps.
 fn midnight(date: &str) -> i64 {
-    let p: Vec<i64> = date.split('-').map(|x| x.parse().unwrap()).collect();
-    let (y, m, d) = (p[0], p[1], p[2]);
-    // days from civil (Howard Hinnant)
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    (era * 146097 + doe - 719468) * 86400
+    ollama::native::NativeTime::from_date(ollama::date::Date::parse(date).unwrap()).unix()
 }
 
 #[test]
