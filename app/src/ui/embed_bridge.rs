@@ -17,8 +17,10 @@ pub fn install(store: Store) {
     if !store.embedded() {
         return;
     }
-    // (origin, id) of the messages waiting for the next render.
-    let waiting = StoredValue::new(Vec::<(String, Value)>::new());
+    // (origin, id, the render count when it came) of the messages waiting
+    // for the next render: a reply describes a render that began after its
+    // message, never one already shown (nor an answer to an older gate).
+    let waiting = StoredValue::new(Vec::<(String, Value, u64)>::new());
 
     let handle = window_event_listener(leptos::ev::message, move |ev| {
         let origin = ev.origin();
@@ -44,12 +46,14 @@ pub fn install(store: Store) {
                     );
                     return;
                 }
-                waiting.update_value(|w| w.push((origin, id)));
+                let seen = store.renders.get_untracked();
+                waiting.update_value(|w| w.push((origin, id, seen)));
                 store.state.set(next);
                 store.schedule_render();
             }
             Some(message::GET) => {
-                waiting.update_value(|w| w.push((origin, id)));
+                let seen = store.renders.get_untracked();
+                waiting.update_value(|w| w.push((origin, id, seen)));
                 store.schedule_render();
             }
             _ => {}
@@ -66,7 +70,7 @@ pub fn install(store: Store) {
             r.as_ref()
                 .map(|r| (r.render, r.input.clone(), r.embed.clone()))
         });
-        if waiting.with_value(Vec::is_empty) {
+        if !waiting.with_value(|w| w.iter().any(|(_, _, seen)| *seen < render)) {
             return;
         }
         let input = store.state.with_untracked(|s| s.answer.clone());
@@ -78,7 +82,15 @@ pub fn install(store: Store) {
                 _ => return,
             }
         };
-        let pending = waiting.try_update_value(std::mem::take).unwrap_or_default();
+        let pending = waiting
+            .try_update_value(|w| {
+                let (due, later) = std::mem::take(w)
+                    .into_iter()
+                    .partition::<Vec<_>, _>(|(_, _, seen)| *seen < render);
+                *w = later;
+                due
+            })
+            .unwrap_or_default();
         store.outcome.with_untracked(|o| {
             let error = o
                 .error
@@ -86,7 +98,7 @@ pub fn install(store: Store) {
                 .map(|e| e.message.clone())
                 .or_else(|| o.input_error.as_ref().map(|e| e.message.clone()));
             let route = route_json(o);
-            for (origin, id) in &pending {
+            for (origin, id, _) in &pending {
                 reply(
                     origin,
                     id,
