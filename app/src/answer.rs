@@ -868,6 +868,7 @@ mod tests {
                 tool_names: vec!["get_weather".into()],
             },
             repeat_abort: None,
+            release_rules: Vec::new(),
             output: "<tool_call>…".into(),
         };
         let p = shape(Endpoint::Chat, a, "<tool_call>…", 1);

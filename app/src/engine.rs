@@ -238,6 +238,9 @@ pub fn render_case(state: &State, today: &str) -> Result<Value, InputError> {
         model.insert("parameters".into(), Value::Object(defaults));
     }
     let mut case = Map::new();
+    if !state.ollama.is_empty() {
+        case.insert("ollama".into(), json!(state.ollama));
+    }
     case.insert("endpoint".into(), json!(state.endpoint.as_str()));
     case.insert("model".into(), Value::Object(model));
     case.insert("request".into(), request);

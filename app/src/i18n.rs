@@ -400,6 +400,8 @@ const CATALOGUE: &[Entry] = &[
     ("explain.llamacpp_rule", "native mode renders on llama.cpp {build}, the build this Ollama release compiles", "el modo nativo se genera con llama.cpp {build}, la versión que compila esta versión de Ollama", "нативный режим рендерится на llama.cpp {build} — сборке, которую компилирует этот выпуск Ollama"),
     ("explain.build_rules", "Rules of this build", "Reglas de esta versión", "Правила этой сборки"),
     ("explain.build_rule_since", "changed in llama.cpp {first} ({upstream})", "cambió en llama.cpp {first} ({upstream})", "изменено в llama.cpp {first} ({upstream})"),
+    ("explain.release_rules", "Rules of this Ollama release", "Reglas de esta versión de Ollama", "Правила этого выпуска Ollama"),
+    ("explain.release_rule_since", "changed in Ollama {first} ({upstream})", "cambió en Ollama {first} ({upstream})", "изменено в Ollama {first} ({upstream})"),
     ("explain.rejection", "Ollama rejects the request (HTTP {status})", "Ollama rechaza la petición (HTTP {status})", "Ollama отклоняет запрос (HTTP {status})"),
     ("explain.messages", "Messages on their way in", "Los mensajes por el camino", "Что стало с сообщениями"),
     ("explain.no_messages", "No messages were rendered.", "No se renderizó ningún mensaje.", "Сообщения не выводились."),

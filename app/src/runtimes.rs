@@ -66,9 +66,9 @@ pub fn transformers(state: &State, today: &str) -> Result<TransformersRender, No
 /// A runtime the Compare pane can set on either side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Runtime {
-    /// Ollama at the supported release (its native mode at that release's
+    /// Ollama at a supported release (its native mode at that release's
     /// llama.cpp build).
-    Ollama,
+    Ollama(changes::Release),
     /// llama-server itself at a llama.cpp build, given the body Ollama's
     /// native mode sends.
     LlamaServer(changes::Build),
@@ -77,18 +77,27 @@ pub enum Runtime {
 }
 
 impl Runtime {
-    /// Every runtime and version the pane offers.
-    pub const ALL: [Runtime; 4] = [
-        Runtime::Ollama,
-        Runtime::LlamaServer(changes::Build::B10488),
-        Runtime::LlamaServer(changes::Build::B11312),
-        Runtime::Transformers,
-    ];
+    /// Every runtime and version the pane offers: Ollama's releases
+    /// (newest first), llama-server's builds, transformers.
+    pub fn all() -> Vec<Runtime> {
+        let mut all: Vec<Runtime> = changes::Release::SUPPORTED
+            .iter()
+            .rev()
+            .map(|r| Runtime::Ollama(*r))
+            .collect();
+        all.extend(
+            changes::Build::SUPPORTED
+                .iter()
+                .map(|b| Runtime::LlamaServer(*b)),
+        );
+        all.push(Runtime::Transformers);
+        all
+    }
 
     /// As `promptscope diff --as` writes it (`llama-server@b10488`).
     pub fn id(self) -> String {
         match self {
-            Runtime::Ollama => format!("ollama@{}", changes::Release::NEWEST),
+            Runtime::Ollama(r) => format!("ollama@{r}"),
             Runtime::LlamaServer(b) => format!("llama-server@{b}"),
             Runtime::Transformers => format!("transformers@{TRANSFORMERS_VERSION}"),
         }
@@ -96,7 +105,7 @@ impl Runtime {
 
     /// The runtime an [`Runtime::id`] names.
     pub fn parse(id: &str) -> Option<Runtime> {
-        Runtime::ALL.into_iter().find(|r| r.id() == id)
+        Runtime::all().into_iter().find(|r| r.id() == id)
     }
 }
 
@@ -122,8 +131,10 @@ pub fn render_as(
     runtime: Runtime,
 ) -> Result<Rendered, NotComparable> {
     match runtime {
-        Runtime::Ollama => {
-            let out = crate::engine::run_with(state, today, gguf);
+        Runtime::Ollama(release) => {
+            let mut state = state.clone();
+            state.ollama = release.tag.to_string();
+            let out = crate::engine::run_with(&state, today, gguf);
             let error = out
                 .error
                 .as_ref()
@@ -134,7 +145,7 @@ pub fn render_as(
                 rules: out
                     .explain
                     .as_ref()
-                    .map(|e| e.build_rules.clone())
+                    .map(|e| [&e.build_rules[..], &e.release_rules[..]].concat())
                     .unwrap_or_default(),
                 prompt: match error {
                     Some(e) => Err(e),
@@ -220,7 +231,7 @@ pub fn explain(
     };
     let at = runtime::diff::first_byte(pa, pb)?;
     let spec = |r: Runtime| match r {
-        Runtime::Ollama => runtime::Spec::Ollama(changes::Release::NEWEST),
+        Runtime::Ollama(r) => runtime::Spec::Ollama(r),
         Runtime::LlamaServer(b) => runtime::Spec::LlamaServer(b),
         Runtime::Transformers => runtime::Spec::Transformers,
     };
@@ -230,8 +241,12 @@ pub fn explain(
             .map(|c| Reason {
                 id: c.id.to_string(),
                 line: format!(
-                    "{} (llama.cpp b{}, {}); before: {}",
-                    c.new, c.first, c.upstream, c.old
+                    "{} ({} {}, {}); before: {}",
+                    c.new,
+                    c.runtime,
+                    c.first_version(),
+                    c.upstream,
+                    c.old
                 ),
             })
             .collect();
@@ -283,13 +298,19 @@ mod tests {
             Runtime::LlamaServer(changes::Build::B10488),
         )
         .unwrap();
-        let o = render_as(&s, "2026-12-01", None, Runtime::Ollama).unwrap();
+        let o = render_as(
+            &s,
+            "2026-12-01",
+            None,
+            Runtime::Ollama(changes::Release::NEWEST),
+        )
+        .unwrap();
         assert_eq!((&l.prompt, &o.prompt), (&t.prompt, &t.prompt));
         assert_eq!(
             explain(
                 &s,
                 "2026-12-01",
-                (Runtime::Ollama, &o),
+                (Runtime::Ollama(changes::Release::NEWEST), &o),
                 (Runtime::Transformers, &t)
             ),
             None
@@ -302,7 +323,7 @@ mod tests {
         let (at, why) = explain(
             &s,
             "2026-12-01",
-            (Runtime::Ollama, &other),
+            (Runtime::Ollama(changes::Release::NEWEST), &other),
             (Runtime::Transformers, &t),
         )
         .unwrap();
@@ -319,6 +340,54 @@ mod tests {
             transformers(&g, "2026-12-01"),
             Err(NotComparable::NeedsChat)
         );
+    }
+
+    #[test]
+    fn two_ollama_releases_part_where_a_row_of_the_table_acts() {
+        let mut s = chat(
+            "",
+            r#"{"model": "m", "think": false, "messages": [{"role": "user", "content": "Hello"},
+                {"role": "assistant", "content": "Hi!"}, {"role": "system", "content": "Answer in French."},
+                {"role": "user", "content": "How are you?"}]}"#,
+        );
+        s.model.renderer = "qwen3.8".into();
+        s.model.parser = "qwen3.5".into();
+        let at = |tag: &str| {
+            let r = changes::Release::parse(tag).unwrap();
+            (
+                Runtime::Ollama(r),
+                render_as(&s, "2026-12-01", None, Runtime::Ollama(r)).unwrap(),
+            )
+        };
+        let (old, new) = (at("0.32.15-rc1"), at("0.32.15-rc2"));
+        assert!(old
+            .1
+            .prompt
+            .as_ref()
+            .unwrap()
+            .starts_with("<|im_start|>user\nHello"));
+        assert!(new
+            .1
+            .prompt
+            .as_ref()
+            .unwrap()
+            .starts_with("<|im_start|>system\nAnswer in French."));
+        let (byte, why) = explain(&s, "2026-12-01", (old.0, &old.1), (new.0, &new.1)).unwrap();
+        assert_eq!(byte, 12);
+        assert_eq!(why.len(), 1);
+        assert_eq!(why[0].id, "qwen38_fold_all_instructions");
+        assert!(
+            why[0].line.contains(
+                "(Ollama 0.32.15-rc2, PR #17855, commit b8a627244); before: only the leading run"
+            ),
+            "{}",
+            why[0].line
+        );
+        // the pane offers every release, newest first, then the builds
+        let ids: Vec<String> = Runtime::all().iter().map(|r| r.id()).collect();
+        assert_eq!(ids[0], "ollama@0.33.0-rc2");
+        assert!(ids.contains(&"ollama@0.32.15-rc0".to_string()));
+        assert_eq!(Runtime::parse("ollama@0.32.15-rc1"), Some(old.0));
     }
 
     #[test]

@@ -171,6 +171,8 @@ describe('Ollama release', () => {
         '0.33.0-rc0',
         '0.32.15',
         '0.32.15-rc2',
+        '0.32.15-rc1',
+        '0.32.15-rc0',
       ]);
       const prompt = await app.promptText();
       await id('release-select').selectOption('0.32.15');
@@ -196,5 +198,44 @@ describe('Ollama release', () => {
     } finally {
       await browser.close();
     }
+  });
+
+  test('two releases in Compare: the first difference and the row of the release table that explains it', { timeout: TEST_TIMEOUT }, async () => {
+    await withApp(server(), async (app) => {
+      const id = (name) => app.root.getByTestId(name);
+      await app.endpointChat.click();
+      await app.openMore();
+      await app.rendererSelect.selectOption('qwen3.8');
+      await app.setRequest({
+        model: 'demo',
+        think: false,
+        messages: [
+          { role: 'user', content: 'Hello' },
+          { role: 'assistant', content: 'Hi!' },
+          { role: 'system', content: 'Answer in French.' },
+          { role: 'user', content: 'How are you?' },
+        ],
+      });
+      // 0.32.15-rc1 leaves a later system message where it is; Explain names the row
+      await id('release-select').selectOption('0.32.15-rc1');
+      await eventually(async () => assert.match(await app.promptText(), /^<\|im_start\|>user\nHello<\|im_end\|>/));
+      const rule = id('explain-release-rules').locator('li');
+      await eventually(async () => assert.equal(await rule.getAttribute('data-rule'), 'qwen38_fold_all_instructions'));
+      assert.equal(await rule.getAttribute('data-in-effect'), 'false');
+      assert.match(await rule.textContent(), /changed in Ollama 0\.32\.15-rc2 \(PR #17855, commit b8a627244\)/);
+      // 0.33.0-rc2 folds it into the leading system turn
+      await id('release-select').selectOption('0.33.0-rc2');
+      await eventually(async () => assert.match(await app.promptText(), /^<\|im_start\|>system\nAnswer in French\.<\|im_end\|>/));
+      await eventually(async () => assert.equal(await id('explain-release-rules').locator('li').getAttribute('data-in-effect'), 'true'));
+      // Compare, both releases side by side
+      await id('compare-toggle').click();
+      await id('compare-mode').selectOption('runtimes');
+      await id('compare-runtime-a').selectOption('ollama@0.32.15-rc1');
+      await id('compare-runtime-b').selectOption('ollama@0.33.0-rc2');
+      await eventually(async () => assert.equal(await id('compare-first').textContent(), 'First difference at byte 12.'));
+      const rows = await id('compare-causes').locator('li').allTextContents();
+      assert.equal(rows.length, 1);
+      assert.match(rows[0], /^qwen38_fold_all_instructions: every system and developer message, wherever it is, is folded .* \(Ollama 0\.32\.15-rc2, PR #17855, commit b8a627244\); before: only the leading run/);
+    });
   });
 });

@@ -142,7 +142,7 @@ pub fn ComparePane() -> impl IntoView {
     let open = RwSignal::new(false);
     let mode = RwSignal::new(Mode::Engines);
     // the two runtimes of the Runtimes mode
-    let rt_a = RwSignal::new(runtimes::Runtime::Ollama);
+    let rt_a = RwSignal::new(runtimes::Runtime::Ollama(changes::Release::NEWEST));
     let rt_b = RwSignal::new(runtimes::Runtime::Transformers);
     // with a tokenizer.json: both sides' prompts sent to the tokenizer
     // worker (their request numbers), and which side is transformers'
@@ -444,7 +444,7 @@ pub fn ComparePane() -> impl IntoView {
                                             }
                                         }
                                     >
-                                        {runtimes::Runtime::ALL
+                                        {runtimes::Runtime::all()
                                             .into_iter()
                                             .map(|r| view! {
                                                 <option value=r.id() selected=move || which.get() == r>{r.id()}</option>

@@ -252,6 +252,15 @@ pub fn ExplainPane() -> impl IntoView {
                 .and_then(|e| e.llamacpp.clone().map(|b| (b, e.build_rules.clone())))
         })
     });
+    // The rows of Ollama's own change table the render reached.
+    let release_rules = Memo::new(move |_| {
+        store.outcome.with(|o| {
+            o.explain
+                .as_ref()
+                .map(|e| e.release_rules.clone())
+                .unwrap_or_default()
+        })
+    });
     // Per-message token costs, and where num_ctx truncation cut.
     let costs = Memo::new(move |_| {
         store.outcome.with(|o| {
@@ -479,6 +488,29 @@ pub fn ExplainPane() -> impl IntoView {
                                 </dd>
                             })}
                         }
+                    })
+                }}
+                {move || {
+                    let rules = release_rules.get();
+                    (!rules.is_empty()).then(|| view! {
+                        <dt>{store.t("explain.release_rules")}</dt>
+                        <dd>
+                            <ul class="build-rules" data-testid="explain-release-rules">
+                                {rules.into_iter().map(|r| view! {
+                                    <li data-rule=r.id.clone() data-in-effect=r.in_effect.to_string()>
+                                        <code>{r.id.clone()}</code>
+                                        " — "
+                                        <span>{r.behaviour.clone()}</span>
+                                        " "
+                                        <span class="rule">{
+                                            store.t("explain.release_rule_since")
+                                                .replace("{first}", &r.first)
+                                                .replace("{upstream}", &r.upstream)
+                                        }</span>
+                                    </li>
+                                }).collect_view()}
+                            </ul>
+                        </dd>
                     })
                 }}
                 {move || {

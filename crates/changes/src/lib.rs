@@ -27,18 +27,31 @@ pub mod ollama;
 pub use llamacpp::Build;
 pub use ollama::Release;
 
+/// Whose table a row is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Runtime {
+    /// llama.cpp ([`llamacpp::TABLE`]): versions are build numbers.
+    LlamaCpp,
+    /// Ollama ([`ollama::TABLE`]): versions are release tags, numbered by
+    /// [`ollama::number`].
+    Ollama,
+}
+
 /// One behaviour that changed between two builds of a runtime.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Change {
     /// The name the code asks for (`jinja_none_in`).
     pub id: &'static str,
+    /// The runtime whose table holds the row.
+    pub runtime: Runtime,
     /// Where it acts: `jinja`, `chat`, `server`, `tokenizer`, `cache`,
-    /// `media`.
+    /// `media`; for Ollama `renderer`, `parser`, `server`, `api`, `route`.
     pub area: &'static str,
-    /// The first published build known to have the new behaviour.
+    /// The first published version known to have the new behaviour (a
+    /// llama.cpp build number, or an Ollama release's [`ollama::number`]).
     pub first: u32,
-    /// The last published build known not to have it: the change landed
-    /// in `(last_without, first]`.
+    /// The last published version known not to have it: the change
+    /// landed in `(last_without, first]`.
     pub last_without: u32,
     /// The upstream change (pull request or commit) that made it.
     pub upstream: &'static str,
@@ -50,49 +63,110 @@ pub struct Change {
     pub old: &'static str,
 }
 
+impl Change {
+    /// The first version with the new behaviour as its runtime names it
+    /// (`b11312`, `0.32.15-rc2`).
+    pub fn first_version(&self) -> String {
+        version_name(self.runtime, self.first)
+    }
+
+    /// The last version without it (`b11311`, `0.32.15-rc1`).
+    pub fn last_version_without(&self) -> String {
+        version_name(self.runtime, self.last_without)
+    }
+}
+
+fn version_name(runtime: Runtime, n: u32) -> String {
+    match runtime {
+        Runtime::LlamaCpp => format!("b{n}"),
+        Runtime::Ollama => ollama::name_of(n),
+    }
+}
+
+impl fmt::Display for Runtime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Runtime::LlamaCpp => "llama.cpp",
+            Runtime::Ollama => "Ollama",
+        })
+    }
+}
+
 impl fmt::Display for Change {
-    /// `id (llama.cpp bFIRST, UPSTREAM): NEW; before: OLD`.
+    /// `id (llama.cpp bFIRST, UPSTREAM): NEW; before: OLD` (`Ollama
+    /// 0.32.15-rc2` for Ollama's rows).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} (llama.cpp b{}, {}): {}; before: {}",
-            self.id, self.first, self.upstream, self.new, self.old
+            "{} ({} {}, {}): {}; before: {}",
+            self.id,
+            self.runtime,
+            self.first_version(),
+            self.upstream,
+            self.new,
+            self.old
         )
     }
 }
 
-/// The rules of one build in effect for one piece of work (a render, a
-/// tokenization), and the rows of the table that work consulted: each
-/// `on` is a place where the build decides what happens, so the consulted
-/// rows are the build-specific rules that applied.
+/// The rules of one build (or one Ollama release and the build it
+/// compiles) in effect for one piece of work (a render, a tokenization),
+/// and the rows of the tables that work consulted: each `on` is a place
+/// where the version decides what happens, so the consulted rows are the
+/// version-specific rules that applied.
 #[derive(Debug)]
 pub struct Rules {
     build: Build,
+    release: Release,
     applied: RefCell<Vec<&'static Change>>,
 }
 
 impl Rules {
-    /// The rules of `build`, with nothing consulted yet.
+    /// The rules of llama.cpp `build`, with nothing consulted yet (Ollama's
+    /// rows, if asked, are the newest release's).
     pub fn new(build: Build) -> Rules {
         Rules {
             build,
+            release: Release::NEWEST,
             applied: RefCell::new(Vec::new()),
         }
     }
 
-    /// The build.
+    /// The rules of an Ollama release: its own rows and those of the
+    /// llama.cpp build it compiles.
+    pub fn of_release(release: Release) -> Rules {
+        Rules {
+            build: release.llama_cpp,
+            release,
+            applied: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The llama.cpp build.
     pub fn build(&self) -> Build {
         self.build
     }
 
-    /// Whether `change` is in effect for this build; notes that it was
-    /// consulted.
+    /// The Ollama release.
+    pub fn release(&self) -> Release {
+        self.release
+    }
+
+    /// Whether `change` is in effect; notes that it was consulted.
     pub fn on(&self, change: &'static Change) -> bool {
         let mut applied = self.applied.borrow_mut();
         if !applied.iter().any(|c| c.id == change.id) {
             applied.push(change);
         }
-        self.build.has(change)
+        self.has(change)
+    }
+
+    /// Whether `change` is in effect, without noting it.
+    pub fn has(&self, change: &Change) -> bool {
+        match change.runtime {
+            Runtime::LlamaCpp => self.build.has(change),
+            Runtime::Ollama => self.release.has(change),
+        }
     }
 
     /// The rows consulted so far, in the order first consulted.
@@ -117,6 +191,7 @@ impl Clone for Rules {
     fn clone(&self) -> Rules {
         Rules {
             build: self.build,
+            release: self.release,
             applied: RefCell::new(self.applied.borrow().clone()),
         }
     }
@@ -140,8 +215,16 @@ mod tests {
     #[test]
     fn every_row_is_well_formed_and_named_once() {
         let mut ids = std::collections::BTreeSet::new();
-        for c in llamacpp::TABLE {
+        for c in llamacpp::TABLE.iter().chain(ollama::TABLE) {
             assert!(ids.insert(c.id), "{} twice", c.id);
+            if c.runtime == Runtime::Ollama {
+                assert_eq!(
+                    ollama::number_of(&c.first_version()),
+                    Some(c.first),
+                    "{}",
+                    c.id
+                );
+            }
             assert!(c.last_without < c.first, "{}", c.id);
             assert!(
                 c.id.chars()
@@ -168,7 +251,7 @@ mod tests {
         );
         assert_eq!(
             Release::parse("0.29.9").unwrap_err(),
-            "Ollama \"0.29.9\" is not a supported release (supported: 0.32.15-rc2, 0.32.15, 0.33.0-rc0, 0.33.0-rc1, 0.33.0-rc2)"
+            "Ollama \"0.29.9\" is not a supported release (supported: every release from 0.32.15-rc0 to 0.33.0-rc2)"
         );
         assert_eq!(Build::parse("b11312"), Ok(Build::B11312));
         assert_eq!(Build::parse("10488"), Ok(Build::B10488));

@@ -57,9 +57,10 @@ impl Build {
         }
     }
 
-    /// Whether `change` is in effect in this build.
+    /// Whether `change` (a row of llama.cpp's table) is in effect in this
+    /// build.
     pub fn has(self, change: &Change) -> bool {
-        self.0 >= change.first
+        change.runtime == crate::Runtime::LlamaCpp && self.0 >= change.first
     }
 
     /// The rows in effect in one of two builds and not the other, in
@@ -86,6 +87,7 @@ macro_rules! changes {
             #[doc = concat!("`", $id, "`: ", $new, " (before: ", $old, ").")]
             pub const $name: Change = Change {
                 id: $id,
+                runtime: crate::Runtime::LlamaCpp,
                 area: $area,
                 first: $first,
                 last_without: $last,

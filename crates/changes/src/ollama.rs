@@ -1,8 +1,66 @@
-//! Ollama: the releases Promptscope reproduces, and the llama.cpp build
-//! each compiles for native mode (its `LLAMA_CPP_VERSION` file).
+//! Ollama: the releases Promptscope reproduces, the llama.cpp build each
+//! compiles for native mode (its `LLAMA_CPP_VERSION` file), and every
+//! behaviour of Ollama's own code (its Go server, renderers, parsers and
+//! routes) that differs between them ([`TABLE`]).
+//!
+//! A release is the set of rows in effect in it: a row's `first` is the
+//! first release tag whose code has the new behaviour and `last_without`
+//! the tag before it, found by reading the repository at its tags (`git
+//! tag --contains` of the upstream commit). Tags are numbered in release
+//! order by [`number`] (`0.32.15-rc2` before `0.32.15` before
+//! `0.33.0-rc0`), so a release has a row when its number is at least the
+//! row's `first`. Differences in the llama.cpp a release compiles are
+//! rows of [`crate::llamacpp::TABLE`], reached through the release's build.
 
 use crate::llamacpp::Build;
+use crate::{Change, Runtime};
 use std::fmt;
+
+/// A release tag's number in release order: `0.MINOR.PATCH-rcN` is
+/// `MINOR·100000 + PATCH·1000 + N`, and the release itself (no `-rc`)
+/// `MINOR·100000 + PATCH·1000 + 999`.
+pub const fn number(minor: u32, patch: u32, rc: Option<u32>) -> u32 {
+    minor * 100_000
+        + patch * 1_000
+        + match rc {
+            Some(n) => n,
+            None => 999,
+        }
+}
+
+/// The tag a [`number`] stands for (`0.32.15-rc2`).
+pub fn name_of(n: u32) -> String {
+    let (minor, patch, rc) = (n / 100_000, n / 1_000 % 100, n % 1_000);
+    if rc == 999 {
+        format!("0.{minor}.{patch}")
+    } else {
+        format!("0.{minor}.{patch}-rc{rc}")
+    }
+}
+
+/// The [`number`] of a tag (`0.32.15-rc2`, `v0.32.15`); `None` when it is
+/// not `0.MINOR.PATCH` with an optional `-rcN`.
+pub fn number_of(tag: &str) -> Option<u32> {
+    let tag = tag.strip_prefix('v').unwrap_or(tag);
+    let (version, rc) = match tag.split_once("-rc") {
+        Some((v, n)) => (v, Some(digits(n)?)),
+        None => (tag, None),
+    };
+    let mut parts = version.split('.');
+    let (major, minor, patch) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() || digits(major)? != 0 {
+        return None;
+    }
+    let (minor, patch) = (digits(minor)?, digits(patch)?);
+    (patch < 100 && rc.is_none_or(|n| n < 999)).then(|| number(minor, patch, rc))
+}
+
+fn digits(s: &str) -> Option<u32> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) || s.len() > 6 {
+        return None;
+    }
+    s.parse().ok()
+}
 
 /// An Ollama release tag (`0.33.0-rc2`), as `ollama -v` prints it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -46,13 +104,25 @@ impl Release {
         commit: "b7871fc0d1d82fe109536efa3e0e8e411c766c75",
         llama_cpp: Build::B10488,
     };
+    /// v0.32.15-rc1 (commit d1bd15c, 2026-08-19): llama.cpp b10488.
+    pub const V0_32_15_RC1: Release = Release {
+        tag: "0.32.15-rc1",
+        commit: "d1bd15ccce147830959e9997d552c6e93ff7d45b",
+        llama_cpp: Build::B10488,
+    };
+    /// v0.32.15-rc0 (commit 0bb0925, 2026-08-19): llama.cpp b10488.
+    pub const V0_32_15_RC0: Release = Release {
+        tag: "0.32.15-rc0",
+        commit: "0bb09259203ff8f6d361faae1d40c4f83d2a99f7",
+        llama_cpp: Build::B10488,
+    };
     /// The newest supported release: the default.
     pub const NEWEST: Release = Release::V0_33_0_RC2;
-    /// Every release whose behaviour is reproduced, oldest first. From
-    /// v0.32.15-rc2 to v0.33.0-rc2 nothing that reaches the model or the API
-    /// changed (COMPATIBILITY.md, "Ollama releases"): no row of a release
-    /// table tells them apart yet.
+    /// Every release whose behaviour is reproduced, oldest first
+    /// (COMPATIBILITY.md, "Ollama releases", says which differ and how).
     pub const SUPPORTED: &'static [Release] = &[
+        Release::V0_32_15_RC0,
+        Release::V0_32_15_RC1,
         Release::V0_32_15_RC2,
         Release::V0_32_15,
         Release::V0_33_0_RC0,
@@ -70,15 +140,75 @@ impl Release {
             .find(|r| r.tag == tag)
             .ok_or_else(|| {
                 format!(
-                    "Ollama {text:?} is not a supported release (supported: {})",
-                    Release::SUPPORTED
-                        .iter()
-                        .map(|r| r.tag)
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    "Ollama {text:?} is not a supported release (supported: every release from {} to {})",
+                    Release::SUPPORTED[0].tag,
+                    Release::NEWEST.tag
                 )
             })
     }
+}
+
+impl Release {
+    /// The tag's [`number`].
+    pub fn number(&self) -> u32 {
+        number_of(self.tag).expect("a supported tag is numbered")
+    }
+
+    /// Whether `change` (a row of Ollama's table) is in effect in this
+    /// release.
+    pub fn has(&self, change: &Change) -> bool {
+        change.runtime == Runtime::Ollama && self.number() >= change.first
+    }
+
+    /// The rows of both tables in effect in one of two releases and not
+    /// the other: Ollama's own, then those of the llama.cpp builds they
+    /// compile.
+    pub fn differences(&self, other: &Release) -> Vec<&'static Change> {
+        let mut rows: Vec<&'static Change> = TABLE
+            .iter()
+            .copied()
+            .filter(|c| self.has(c) != other.has(c))
+            .collect();
+        rows.extend(self.llama_cpp.differences(other.llama_cpp));
+        rows
+    }
+}
+
+macro_rules! changes {
+    ($($name:ident = $id:literal, $area:literal, ($last:expr, $first:expr), $upstream:literal,
+       $file:literal, new: $new:literal, old: $old:literal;)*) => {
+        $(
+            #[doc = concat!("`", $id, "`: ", $new, " (before: ", $old, ").")]
+            pub const $name: Change = Change {
+                id: $id,
+                runtime: Runtime::Ollama,
+                area: $area,
+                first: $first,
+                last_without: $last,
+                upstream: $upstream,
+                file: $file,
+                new: $new,
+                old: $old,
+            };
+        )*
+        /// Every row, oldest first.
+        pub const TABLE: &[&Change] = &[$(&$name),*];
+    };
+}
+
+changes! {
+    QWEN38_FOLD_ALL_INSTRUCTIONS = "qwen38_fold_all_instructions", "renderer",
+        (number(32, 15, Some(1)), number(32, 15, Some(2))),
+        "PR #17855, commit b8a627244",
+        "model/renderers/qwen35.go normalizeQwen38Messages",
+        new: "every system and developer message, wherever it is, is folded into one leading system turn (unless the only one is a system message first)",
+        old: "only the leading run of system and developer messages is folded, and only when it holds a developer message; later ones stay where they are";
+    PARSER_ERROR_ENDS_STREAM = "parser_error_ends_stream", "server",
+        (number(32, 15, Some(1)), number(32, 15, Some(2))),
+        "PR #17883, commit e0c95a5ff (issue #17825)",
+        "server/routes.go ChatHandler, GenerateHandler",
+        new: "a parser error mid-stream cancels the completion: the error is the last thing sent and the runner is released",
+        old: "a parser error mid-stream is sent, but the completion never returns: the runner stays held, and the next request to the model hangs";
 }
 
 impl fmt::Display for Release {
@@ -94,6 +224,8 @@ mod tests {
     #[test]
     fn releases_parse_by_tag_and_name_their_build() {
         for tag in [
+            "0.32.15-rc0",
+            "v0.32.15-rc1",
             "0.32.15-rc2",
             "v0.32.15",
             "0.33.0-rc0",
@@ -108,7 +240,67 @@ mod tests {
         let e = Release::parse("0.32.14").unwrap_err();
         assert_eq!(
             e,
-            "Ollama \"0.32.14\" is not a supported release (supported: 0.32.15-rc2, 0.32.15, 0.33.0-rc0, 0.33.0-rc1, 0.33.0-rc2)"
+            "Ollama \"0.32.14\" is not a supported release (supported: every release from 0.32.15-rc0 to 0.33.0-rc2)"
+        );
+    }
+
+    #[test]
+    fn tags_are_numbered_in_release_order() {
+        let order = [
+            "0.30.0-rc0",
+            "0.30.0-rc32",
+            "0.30.0",
+            "0.30.11-rc1",
+            "0.30.11",
+            "0.30.12-rc0",
+            "0.31.0",
+            "0.32.15-rc2",
+            "0.32.15",
+            "0.33.0-rc0",
+        ];
+        let numbers: Vec<u32> = order.iter().map(|t| number_of(t).unwrap()).collect();
+        assert!(numbers.windows(2).all(|w| w[0] < w[1]), "{numbers:?}");
+        for (tag, n) in order.iter().zip(&numbers) {
+            assert_eq!(name_of(*n), *tag);
+        }
+        for bad in [
+            "1.0.0",
+            "0.32",
+            "0.32.15-rc",
+            "0.32.x",
+            "0.32.15.1",
+            "",
+            "0.32.100",
+        ] {
+            assert_eq!(number_of(bad), None, "{bad:?}");
+        }
+        // every supported release is numbered, and in order
+        let supported: Vec<u32> = Release::SUPPORTED.iter().map(Release::number).collect();
+        assert!(supported.windows(2).all(|w| w[0] <= w[1]));
+    }
+
+    #[test]
+    fn a_release_has_the_rows_from_its_first_release_on() {
+        let rc1 = Release::parse("0.32.15-rc1").unwrap();
+        let rc2 = Release::parse("0.32.15-rc2").unwrap();
+        assert!(!rc1.has(&QWEN38_FOLD_ALL_INSTRUCTIONS));
+        assert!(rc2.has(&QWEN38_FOLD_ALL_INSTRUCTIONS));
+        assert!(Release::NEWEST.has(&PARSER_ERROR_ENDS_STREAM));
+        // a llama.cpp row is never an Ollama release's own
+        assert!(!rc2.has(&crate::llamacpp::PRESERVE_REASONING_DEFAULT));
+        let ids: Vec<_> = rc1.differences(&rc2).iter().map(|c| c.id).collect();
+        assert_eq!(
+            ids,
+            ["qwen38_fold_all_instructions", "parser_error_ends_stream"]
+        );
+        assert!(rc2.differences(&Release::NEWEST).is_empty());
+        assert_eq!(
+            QWEN38_FOLD_ALL_INSTRUCTIONS.to_string(),
+            "qwen38_fold_all_instructions (Ollama 0.32.15-rc2, PR #17855, commit b8a627244): every system and developer message, wherever it is, is folded into one leading system turn (unless the only one is a system message first); before: only the leading run of system and developer messages is folded, and only when it holds a developer message; later ones stay where they are"
+        );
+        assert_eq!(
+            QWEN38_FOLD_ALL_INSTRUCTIONS.last_version_without(),
+            "0.32.15-rc1"
         );
     }
 }

@@ -29,18 +29,36 @@ pub struct Args {
     /// One JSON object: {"a", "b", "equal", "first_difference", "explained_by"}
     #[arg(long)]
     json: bool,
+    /// The upgrade check: every model of this store over the standard
+    /// conversations (plain, system, multi-turn, tools, thinking), one line
+    /// per model (no case is read)
+    #[arg(long, value_name = "DIR")]
+    models: Option<String>,
     #[command(flatten)]
     opts: Input,
 }
 
 /// One side: its result object, its prompt (or none), its tokens (with a
-/// GGUF) and the build-specific rules it consulted.
-struct Side {
-    spec: Spec,
-    result: Json,
-    prompt: Option<String>,
-    tokens: Option<Vec<u32>>,
-    rules: Vec<BuildRule>,
+/// GGUF) and the version-specific rules it consulted.
+pub(crate) struct Side {
+    pub(crate) spec: Spec,
+    pub(crate) result: Json,
+    pub(crate) prompt: Option<String>,
+    pub(crate) tokens: Option<Vec<u32>>,
+    pub(crate) rules: Vec<BuildRule>,
+}
+
+impl Side {
+    /// A side that could not be prepared (the store refuses the model).
+    pub(crate) fn failed(spec: Spec, error: String) -> Side {
+        Side {
+            spec,
+            result: json!({ "error": error }),
+            prompt: None,
+            tokens: None,
+            rules: Vec::new(),
+        }
+    }
 }
 
 /// The case's request as llama-server's own body: unchanged for a
@@ -93,7 +111,7 @@ fn ollama_case(case_spec: Spec, v: &Json) -> Json {
     v
 }
 
-fn render_side(spec: Spec, case_spec: Spec, v: &Json) -> Result<Side, String> {
+pub(crate) fn render_side(spec: Spec, case_spec: Spec, v: &Json) -> Result<Side, String> {
     match spec {
         Spec::Transformers => {
             let mut tv = v.clone();
@@ -139,7 +157,7 @@ fn render_side(spec: Spec, case_spec: Spec, v: &Json) -> Result<Side, String> {
             let mut ov = ollama_case(case_spec, v);
             crate::resolve_modelfile(&mut ov)?;
             let mut case = RenderCase::from_json(&ov)?;
-            case.llamacpp = release.llama_cpp;
+            case.release = release;
             let gguf = match ov["model"].get("gguf").and_then(Json::as_str) {
                 Some(p) => Some(load_gguf_at(p, release.llama_cpp)?),
                 None => None,
@@ -152,12 +170,12 @@ fn render_side(spec: Spec, case_spec: Spec, v: &Json) -> Result<Side, String> {
             let (prompt, rules, native) = match &r {
                 Ok(r) => (
                     r.prompt.clone(),
-                    r.explain.build_rules.clone(),
+                    [&r.explain.build_rules[..], &r.explain.release_rules[..]].concat(),
                     r.explain.branch == "native",
                 ),
                 Err(f) => (
                     None,
-                    f.explain.build_rules.clone(),
+                    [&f.explain.build_rules[..], &f.explain.release_rules[..]].concat(),
                     f.explain.branch == "native",
                 ),
             };
@@ -194,6 +212,9 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
         .map(|s| Spec::parse(s))
         .collect::<Result<Vec<_>, _>>()
         .map_err(CliFailure::Usage)?;
+    if let Some(dir) = &args.models {
+        return crate::upgrade::run([specs[0], specs[1]], dir, args.json);
+    }
     let text = args.opts.read_input()?;
     let v = parse_json(&text, args.opts.name()).map_err(CliFailure::Usage)?;
     let case_spec = Spec::of_case(&v, &runtime::Defaults::default()).map_err(CliFailure::Usage)?;
@@ -241,8 +262,8 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
             "equal": equal,
             "first_difference": difference,
             "explained_by": explained.iter().map(|c| json!({
-                "id": c.id, "first": format!("b{}", c.first), "upstream": c.upstream,
-                "file": c.file, "new": c.new, "old": c.old,
+                "id": c.id, "runtime": c.runtime.to_string(), "first": c.first_version(),
+                "upstream": c.upstream, "file": c.file, "new": c.new, "old": c.old,
             })).chain(causes.iter().map(|c| json!({"id": c.id, "cause": c.line})))
             .collect::<Vec<_>>(),
         });
@@ -285,7 +306,7 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
                 t.push_str(&format!("  {}: {}\n", c.id, c.line));
             }
         } else if !equal {
-            t.push_str("explained by: no build-specific rule (same build, or the sides differ in how they take the request)\n");
+            t.push_str("explained by: no version-specific rule (same version, or the sides differ in how they take the request)\n");
         }
         out.write_all(t.as_bytes())
             .map_err(|e| CliFailure::Usage(format!("cannot write output: {e}")))?;

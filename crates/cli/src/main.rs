@@ -24,6 +24,7 @@ mod render;
 mod serve;
 mod store;
 mod tokenize;
+mod upgrade;
 
 /// The `promptscope` command line: one subcommand per tool.
 #[derive(Parser)]

@@ -94,6 +94,7 @@ fn explain_json(ex: &Explain) -> Json {
         "leading_bos": ex.leading_bos,
         "llamacpp": ex.llamacpp,
         "build_rules": build_rules_json(&ex.build_rules),
+        "release_rules": build_rules_json(&ex.release_rules),
     })
 }
 
@@ -530,7 +531,7 @@ fn jsonl_result(mut v: Json, defaults: &runtime::Defaults) -> Result<Json, Strin
         Err(crate::store::Prep::Ollama(r)) => return Ok(json!({"id": id, "error": r.message})),
     }
     let mut case = RenderCase::from_json(&v)?;
-    case.llamacpp = release.llama_cpp;
+    case.release = release;
     let mut o = Map::new();
     o.insert("id".into(), case.id.clone());
     o.insert("runtime".into(), json!("ollama"));
@@ -597,7 +598,7 @@ pub fn run(args: Args) -> Result<(), CliFailure> {
     }
     let origins = v["model"].get("origins").cloned();
     let mut case = RenderCase::from_json(&v).map_err(CliFailure::Usage)?;
-    case.llamacpp = release.llama_cpp;
+    case.release = release;
     let gguf = match gguf_path(&v) {
         Some(p) => Some(load_gguf(&p).map_err(CliFailure::Usage)?),
         None => None,

@@ -95,7 +95,7 @@ fn runtime_keys_are_checked() {
     let mut c = chat.clone();
     c["ollama"] = json!("0.29.0");
     assert!(bad(c, &[]).contains(
-        "Ollama \"0.29.0\" is not a supported release (supported: 0.32.15-rc2, 0.32.15, 0.33.0-rc0, 0.33.0-rc1, 0.33.0-rc2)"
+        "Ollama \"0.29.0\" is not a supported release (supported: every release from 0.32.15-rc0 to 0.33.0-rc2)"
     ));
     // an older release of the same behaviour renders the same prompt, and says which it was
     let talk = json!({"endpoint": "chat",
@@ -274,4 +274,262 @@ fn diff_of_ollama_and_llama_server_on_one_conversation() {
     let (code, _, err) = run(&["diff", "--as", "ollama"], &case.to_string());
     assert_eq!(code, 2);
     assert!(err.contains("diff needs --as twice"), "{err}");
+}
+
+/// A qwen3.8 conversation with a system message in the middle: Ollama
+/// 0.32.15-rc2 folds it into the leading system turn, 0.32.15-rc1 leaves it
+/// where it is (`qwen38_fold_all_instructions`).
+fn qwen38_case(release: &str) -> Json {
+    json!({"ollama": release, "date": "2026-12-05",
+           "model": {"renderer": "qwen3.8", "parser": "qwen3.5"},
+           "request": {"model": "m", "think": false, "messages": [
+               {"role": "user", "content": "Hello"},
+               {"role": "assistant", "content": "Hi!"},
+               {"role": "system", "content": "Answer in French."},
+               {"role": "user", "content": "How are you?"}]}})
+}
+
+#[test]
+fn an_ollama_release_renders_with_its_own_rows() {
+    let (code, old) = json_out(&["render", "--json"], &qwen38_case("0.32.15-rc1"));
+    assert_eq!(code, 0);
+    assert_eq!(old["ollama"], "0.32.15-rc1");
+    let old_prompt = old["prompt"].as_str().unwrap();
+    assert!(
+        old_prompt.starts_with("<|im_start|>user\nHello<|im_end|>\n")
+            && old_prompt.contains(
+                "<|im_start|>system\nAnswer in French.<|im_end|>\n<|im_start|>user\nHow are you?"
+            ),
+        "{old_prompt}"
+    );
+    let rule = &old["explain"]["release_rules"][0];
+    assert_eq!(rule["id"], "qwen38_fold_all_instructions");
+    assert_eq!(rule["in_effect"], false);
+    assert_eq!(rule["first"], "0.32.15-rc2");
+    let (_, new) = json_out(&["render", "--json"], &qwen38_case("0.32.15-rc2"));
+    let new_prompt = new["prompt"].as_str().unwrap();
+    assert!(
+        new_prompt.starts_with(
+            "<|im_start|>system\nAnswer in French.<|im_end|>\n<|im_start|>user\nHello"
+        ),
+        "{new_prompt}"
+    );
+    assert_eq!(new["explain"]["release_rules"][0]["in_effect"], true);
+    // --ollama is the default for a case that names none
+    let mut unnamed = qwen38_case("x");
+    unnamed.as_object_mut().unwrap().remove("ollama");
+    let (_, out, _) = run(&["render", "--ollama", "0.32.15-rc0"], &unnamed.to_string());
+    assert_eq!(out, old_prompt);
+}
+
+#[test]
+fn diff_of_two_releases_names_the_ollama_row() {
+    let mut case = qwen38_case("x");
+    case.as_object_mut().unwrap().remove("ollama");
+    let (code, j) = json_out(
+        &[
+            "diff",
+            "--json",
+            "--as",
+            "ollama@0.32.15-rc1",
+            "--as",
+            "ollama@0.32.15-rc2",
+        ],
+        &case,
+    );
+    assert_eq!(code, 0);
+    assert_eq!(j["equal"], false);
+    assert_eq!(j["first_difference"]["byte"], 12, "{j}");
+    let rows = j["explained_by"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{j}");
+    assert_eq!(rows[0]["id"], "qwen38_fold_all_instructions");
+    assert_eq!(rows[0]["runtime"], "Ollama");
+    assert_eq!(rows[0]["first"], "0.32.15-rc2");
+    assert_eq!(rows[0]["upstream"], "PR #17855, commit b8a627244");
+    let (_, out, _) = run(
+        &[
+            "diff",
+            "--as",
+            "ollama@0.32.15-rc1",
+            "--as",
+            "ollama@0.32.15-rc2",
+        ],
+        &case.to_string(),
+    );
+    assert!(
+        out.contains("explained by:\n  qwen38_fold_all_instructions (Ollama 0.32.15-rc2, PR #17855, commit b8a627244)"),
+        "{out}"
+    );
+    // releases with the same rows render the same
+    let (_, j) = json_out(
+        &[
+            "diff",
+            "--json",
+            "--as",
+            "ollama@0.32.15-rc2",
+            "--as",
+            "ollama@0.33.0-rc2",
+        ],
+        &case,
+    );
+    assert_eq!(j["equal"], true);
+    assert_eq!(j["explained_by"], json!([]));
+}
+
+#[test]
+fn a_mid_stream_parser_error_in_a_release_that_hangs() {
+    let case = |release: &str| {
+        json!({"ollama": release,
+               "model": {"renderer": "qwen3-coder", "parser": "qwen3-coder"},
+               "request": {"model": "m", "messages": [{"role": "user", "content": "hi"}],
+                   "tools": [{"type": "function", "function": {"name": "f",
+                       "parameters": {"type": "object", "properties": {}}}}]},
+               "chunks": ["ok ", "<tool_call>garbage</tool_call>", "more"]})
+    };
+    let (_, old) = json_out(&["parse", "--json"], &case("0.32.15-rc1"));
+    assert_eq!(old["error"], "EOF");
+    assert_eq!(old["release_rules"][0]["id"], "parser_error_ends_stream");
+    assert_eq!(old["release_rules"][0]["in_effect"], false);
+    assert_eq!(
+        old["diagnosis"][0],
+        "the parser failed before the last chunk: this release sends the error but never ends the completion, so the runner stays held and the next request to this model hangs (ollama#17825; fixed in 0.32.15-rc2)"
+    );
+    let (_, new) = json_out(&["parse", "--json"], &case("0.32.15-rc2"));
+    assert_eq!(new["error"], "EOF");
+    assert_eq!(new["release_rules"][0]["in_effect"], true);
+    assert!(new.get("diagnosis").is_none(), "{new}");
+    // an answer without a parser error reaches no row
+    let mut last = case("0.32.15-rc1");
+    last["chunks"] = json!(["ok ", "<tool_call>garbage"]);
+    let (_, j) = json_out(&["parse", "--json"], &last);
+    assert!(j.get("release_rules").is_none(), "{j}");
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_upgrade_check_over_a_whole_store() {
+    // the fixture store, plus a qwen3.8 model whose Modelfile holds a
+    // conversation: a request's system message then lands in the middle
+    let dir = std::env::temp_dir().join(format!("promptscope-upgrade-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = dir.join("models");
+    copy_dir(
+        &testkit::repo_root().join("crates/store/tests/fixture/models"),
+        &store,
+    );
+    let modelfile = dir.join("Modelfile");
+    std::fs::write(
+        &modelfile,
+        "FROM qwen3:0.6b\nRENDERER qwen3.8\nPARSER qwen3.5\nMESSAGE user Hi\nMESSAGE assistant Hello!\n",
+    )
+    .unwrap();
+    let st = store.to_str().unwrap();
+    let (code, _, err) = run(
+        &[
+            "create",
+            "qwen38-history",
+            "-f",
+            modelfile.to_str().unwrap(),
+            "--models",
+            st,
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let args = [
+        "diff",
+        "--as",
+        "ollama@0.32.15-rc1",
+        "--as",
+        "ollama@0.32.15-rc2",
+        "--models",
+        st,
+    ];
+    let (code, out, err) = run(&args, "");
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[..2],
+        ["a: ollama@0.32.15-rc1", "b: ollama@0.32.15-rc2"]
+    );
+    // one line per model of `promptscope list`
+    assert_eq!(lines.len(), 2 + 17, "{out}");
+    assert!(
+        lines.contains(&"qwen38-history:latest: differs in system at byte 12 (token 1): qwen38_fold_all_instructions"),
+        "{out}"
+    );
+    assert!(
+        lines.contains(&"qwen3:0.6b: same (5 conversations)"),
+        "{out}"
+    );
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.ends_with("same (5 conversations)"))
+            .count(),
+        16
+    );
+    // the JSON form: one object per model, each conversation's verdict
+    let (_, out, _) = run(&[&args[..], &["--json"]].concat(), "");
+    let objects: Vec<Json> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(objects.len(), 17);
+    let q = objects
+        .iter()
+        .find(|o| o["model"] == "qwen38-history:latest")
+        .unwrap();
+    assert_eq!(q["result"], "differs");
+    let system = &q["conversations"][1];
+    assert_eq!(system["conversation"], "system");
+    assert_eq!(
+        (system["byte"].clone(), system["token"].clone()),
+        (json!(12), json!(1))
+    );
+    assert_eq!(
+        system["explained_by"],
+        json!(["qwen38_fold_all_instructions"])
+    );
+    // an embedding model fails the same way in both: same
+    let embed = objects
+        .iter()
+        .find(|o| o["model"] == "embed-mini:latest")
+        .unwrap();
+    assert_eq!(embed["result"], "same");
+    assert_eq!(
+        embed["conversations"][0]["a_error"],
+        "\"embed-mini:latest\" does not support chat"
+    );
+    // only Ollama releases are compared this way
+    let (code, _, err) = run(
+        &[
+            "diff",
+            "--as",
+            "ollama",
+            "--as",
+            "llama-server@b10488",
+            "--models",
+            st,
+        ],
+        "",
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--models compares two Ollama releases"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

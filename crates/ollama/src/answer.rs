@@ -44,6 +44,8 @@ pub struct Setup {
     /// The model runs through llama-server's own chat path (a GGUF chat
     /// template): llama-server parses the answer, not Ollama.
     pub native: bool,
+    /// The Ollama release whose handler runs.
+    pub release: changes::Release,
 }
 
 /// One response the handler sends on its channel: the message part
@@ -373,6 +375,8 @@ pub struct Answer {
     pub repeat_abort: Option<usize>,
     /// The model's whole output (the pieces joined).
     pub output: String,
+    /// The rows of `changes::ollama::TABLE` the handler reached.
+    pub release_rules: Vec<crate::server::BuildRule>,
 }
 
 impl Answer {
@@ -399,6 +403,7 @@ impl Answer {
             },
             repeat_abort: None,
             output: String::new(),
+            release_rules: Vec::new(),
         }
     }
 }
@@ -454,6 +459,7 @@ pub fn run(setup: &Setup, pieces: &[String], ids: Box<dyn FnMut() -> String>) ->
             }
         };
     let mut finished = true;
+    let rules = changes::Rules::of_release(setup.release);
     for (i, p) in pieces.iter().enumerate() {
         if guard.aborts(p) {
             repeat_abort = Some(i);
@@ -461,6 +467,9 @@ pub fn run(setup: &Setup, pieces: &[String], ids: Box<dyn FnMut() -> String>) ->
             break;
         }
         if !p.is_empty() && !feed(&mut h, p, false, &mut stream) {
+            // an error before the final chunk: whether the handler ends
+            // the completion or leaves the runner held
+            rules.on(&changes::ollama::PARSER_ERROR_ENDS_STREAM);
             finished = false;
             break;
         }
@@ -484,6 +493,11 @@ pub fn run(setup: &Setup, pieces: &[String], ids: Box<dyn FnMut() -> String>) ->
         explain,
         repeat_abort,
         output: pieces.concat(),
+        release_rules: rules
+            .applied()
+            .into_iter()
+            .map(|c| crate::server::BuildRule::of(c, &rules))
+            .collect(),
     }
 }
 
@@ -657,6 +671,25 @@ impl Answer {
             p.push(("repeat_abort".into(), J::int(n as i64)));
         }
         o.push(("parser".to_string(), J::Obj(p)));
+        if !self.release_rules.is_empty() {
+            o.push((
+                "release_rules".to_string(),
+                J::Arr(
+                    self.release_rules
+                        .iter()
+                        .map(|r| {
+                            J::Obj(vec![
+                                ("id".into(), J::s(&r.id)),
+                                ("in_effect".into(), J::Bool(r.in_effect)),
+                                ("first".into(), J::s(&r.first)),
+                                ("upstream".into(), J::s(&r.upstream)),
+                                ("behaviour".into(), J::s(&r.behaviour)),
+                            ])
+                        })
+                        .collect(),
+                ),
+            ));
+        }
         let diagnosis = self.diagnose(&self.output);
         if !diagnosis.is_empty() {
             o.push((
@@ -704,6 +737,7 @@ impl Setup {
             "prompt": self.prompt,
             "raw": self.raw,
             "native": self.native,
+            "ollama": self.release.tag,
         })
     }
 
@@ -764,6 +798,10 @@ impl Setup {
                 .or_else(|| v["generate"]["raw"].as_bool())
                 .unwrap_or(false),
             native: v["native"].as_bool().unwrap_or(false),
+            release: match v.get("ollama").and_then(Value::as_str) {
+                Some(tag) => changes::Release::parse(tag)?,
+                None => changes::Release::NEWEST,
+            },
         })
     }
 }
@@ -796,7 +834,18 @@ impl Answer {
     /// and where in the output that opening is (or is not).
     pub fn diagnose(&self, output: &str) -> Vec<String> {
         let Ok(msg) = &self.result else {
-            return Vec::new();
+            // a release that leaves the runner held after this error
+            return self
+                .release_rules
+                .iter()
+                .filter(|r| r.id == changes::ollama::PARSER_ERROR_ENDS_STREAM.id && !r.in_effect)
+                .map(|r| {
+                    format!(
+                        "the parser failed before the last chunk: this release sends the error but never ends the completion, so the runner stays held and the next request to this model hangs (ollama#17825; fixed in {})",
+                        r.first
+                    )
+                })
+                .collect();
         };
         if !msg.tool_calls.is_empty() {
             return Vec::new();
@@ -981,6 +1030,7 @@ pub fn exercise(data: &[u8]) {
         },
         raw: flags & 64 != 0,
         native: false,
+        release: changes::Release::NEWEST,
     };
     let pieces: Vec<String> = rest
         .split(|&b| b == 0xff)
@@ -1116,11 +1166,20 @@ mod tests {
         let spec = json!({"endpoint": "chat", "parser": "qwen3", "template": "{{ .Prompt }}",
             "tools": [{"type": "function", "function": {"name": "f"}}],
             "last": {"role": "assistant", "content": "<think>"}, "init_think": null,
-            "handler_think": true, "prompt": "p", "raw": false, "native": false});
+            "handler_think": true, "prompt": "p", "raw": false, "native": false,
+            "ollama": "0.32.15-rc1"});
         let s = Setup::from_spec(&spec, crate::date::Date::today_utc()).unwrap();
         assert_eq!(s.init_think, None);
         assert_eq!(s.think, Some(Think::Bool(true)));
+        assert_eq!(s.release.tag, "0.32.15-rc1");
         let request = json!({"tools": spec["tools"], "messages": [spec["last"]]});
         assert_eq!(s.to_spec(&request), spec);
+        // without the key: the newest release; a tag not supported is refused
+        let mut newest = spec.clone();
+        newest.as_object_mut().unwrap().remove("ollama");
+        let s = Setup::from_spec(&newest, crate::date::Date::today_utc()).unwrap();
+        assert_eq!(s.release, changes::Release::NEWEST);
+        newest["ollama"] = json!("0.1.0");
+        assert!(Setup::from_spec(&newest, crate::date::Date::today_utc()).is_err());
     }
 }

@@ -35,9 +35,10 @@ pub struct RenderCase {
     /// `model.parameters` (the model's PARAMETERs, for a route whose body
     /// cannot carry them).
     pub parameters: Option<serde_json::Map<String, Json>>,
-    /// The llama.cpp build of the llama-server that renders native mode
-    /// (Ollama's own unless a caller says otherwise).
-    pub llamacpp: changes::Build,
+    /// The Ollama release (the case's `ollama`, else the newest): its own
+    /// rules, and the llama.cpp build of the llama-server that renders
+    /// native mode.
+    pub release: changes::Release,
 }
 
 /// Why [`RenderCase::answer`] gives no answer.
@@ -96,6 +97,11 @@ impl RenderCase {
         mut converted: Option<Result<compat::Converted, compat::Refused>>,
     ) -> Result<RenderCase, String> {
         let obj = v.as_object().ok_or("a render case must be a JSON object")?;
+        let release = match obj.get("ollama") {
+            None | Some(Json::Null) => changes::Release::NEWEST,
+            Some(Json::String(tag)) => changes::Release::parse(tag)?,
+            Some(_) => return Err("ollama must be a string".into()),
+        };
         let name = obj.get("endpoint").and_then(Json::as_str).unwrap_or("chat");
         let route = Route::from_name(name);
         let embed = crate::embed::Route::from_name(name);
@@ -224,7 +230,7 @@ impl RenderCase {
             route,
             embed,
             parameters: m.get("parameters").and_then(Json::as_object).cloned(),
-            llamacpp: crate::server::OLLAMA_LLAMA_CPP,
+            release,
         })
     }
 
@@ -266,7 +272,7 @@ impl RenderCase {
             tokenizer: None,
             default_num_ctx: 4096,
             relax_thinking,
-            llamacpp: self.llamacpp,
+            release: self.release,
         };
         server::answer_setup(self.endpoint, &self.model, &self.request, &settings, prompt)
     }
@@ -333,7 +339,7 @@ impl RenderCase {
             tokenizer,
             default_num_ctx: 4096,
             relax_thinking,
-            llamacpp: self.llamacpp,
+            release: self.release,
         };
         server::render(self.endpoint, &self.model, &self.request, &settings).map_err(|mut f| {
             if let Some(rc) = &self.route {

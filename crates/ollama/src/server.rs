@@ -66,12 +66,14 @@ pub struct Settings<'a> {
     /// The Anthropic route's `relax_thinking`: a model that cannot think
     /// drops `think: true` instead of refusing the request.
     pub relax_thinking: bool,
-    /// The llama.cpp build Ollama's llama-server is (native mode).
-    pub llamacpp: changes::Build,
+    /// The Ollama release: its own rows of `changes::ollama::TABLE`, and
+    /// the llama.cpp build its llama-server is (native mode).
+    pub release: changes::Release,
 }
 
-/// The llama.cpp build Ollama v0.33.0-rc2 compiles (`LLAMA_CPP_VERSION`).
-pub const OLLAMA_LLAMA_CPP: changes::Build = changes::Build::B10488;
+/// The llama.cpp build the newest supported Ollama release compiles
+/// (`LLAMA_CPP_VERSION`).
+pub const OLLAMA_LLAMA_CPP: changes::Build = changes::Release::NEWEST.llama_cpp;
 
 impl Default for Settings<'_> {
     fn default() -> Self {
@@ -81,7 +83,7 @@ impl Default for Settings<'_> {
             tokenizer: None,
             default_num_ctx: 4096,
             relax_thinking: false,
-            llamacpp: OLLAMA_LLAMA_CPP,
+            release: changes::Release::NEWEST,
         }
     }
 }
@@ -150,17 +152,21 @@ pub struct Explain {
     /// Native mode: the rows of llama.cpp's change table the render
     /// consulted, where that build's behaviour differs from another's.
     pub build_rules: Vec<BuildRule>,
+    /// The rows of Ollama's own change table (`changes::ollama::TABLE`)
+    /// the request reached: where the release decided what happened.
+    pub release_rules: Vec<BuildRule>,
 }
 
-/// A build-specific rule that applied to a render: a row of
-/// `changes::llamacpp::TABLE`.
+/// A version-specific rule that applied to a render: a row of
+/// `changes::llamacpp::TABLE` or `changes::ollama::TABLE`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BuildRule {
     /// The row's name (`preserve_reasoning_default`).
     pub id: String,
     /// Whether the build in use has the newer behaviour.
     pub in_effect: bool,
-    /// The first llama.cpp build with the newer behaviour (`b11312`).
+    /// The first version with the newer behaviour (llama.cpp's `b11312`,
+    /// Ollama's `0.32.15-rc2`).
     pub first: String,
     /// The upstream change.
     pub upstream: String,
@@ -169,13 +175,13 @@ pub struct BuildRule {
 }
 
 impl BuildRule {
-    /// The row as it applies to `build`.
-    pub fn of(change: &changes::Change, build: changes::Build) -> BuildRule {
-        let in_effect = build.has(change);
+    /// The row as it applies under `rules`.
+    pub fn of(change: &changes::Change, rules: &changes::Rules) -> BuildRule {
+        let in_effect = rules.has(change);
         BuildRule {
             id: change.id.to_string(),
             in_effect,
-            first: format!("b{}", change.first),
+            first: change.first_version(),
             upstream: change.upstream.to_string(),
             behaviour: if in_effect { change.new } else { change.old }.to_string(),
         }
@@ -521,6 +527,8 @@ struct Prepared<'a> {
     today: String,
     tools: Option<Vec<api::Tool>>,
     think: Option<Think>,
+    /// The release's rules (the rows a renderer consults).
+    rules: changes::Rules,
 }
 
 /// `renderPrompt`.
@@ -529,13 +537,21 @@ fn render_prompt(p: &Prepared, msgs: &[Message], ex: &mut Explain) -> Result<Str
     if !m.renderer.is_empty() {
         let name = renderers::resolve_renderer_name(&m.renderer, &p.loaded.full_name, None);
         ex.branch = "renderer".into();
-        return renderers::render_with_renderer_at(
+        let prompt = renderers::render_with_renderer_in(
             &name,
             msgs,
             p.tools.as_deref(),
             p.think.as_ref(),
             &p.today,
+            &p.rules,
         );
+        ex.release_rules = p
+            .rules
+            .applied()
+            .into_iter()
+            .map(|c| BuildRule::of(c, &p.rules))
+            .collect();
+        return prompt;
     }
     let values = Values {
         messages: msgs.to_vec(),
@@ -795,6 +811,7 @@ fn chat(model: &Model, mut req: ChatRequest, settings: &Settings, ex: &mut Expla
         today: settings.date.to_string(),
         tools,
         think: req.think.clone(),
+        rules: changes::Rules::of_release(settings.release),
     };
     let ctx = num_ctx(&req.options, settings, model);
     let settings_for_truncation = if req.truncate == Some(false) {
@@ -804,7 +821,7 @@ fn chat(model: &Model, mut req: ChatRequest, settings: &Settings, ex: &mut Expla
             go_template_env: settings.go_template_env.clone(),
             default_num_ctx: settings.default_num_ctx,
             relax_thinking: settings.relax_thinking,
-            llamacpp: settings.llamacpp,
+            release: settings.release,
         }
     } else {
         Settings {
@@ -813,7 +830,7 @@ fn chat(model: &Model, mut req: ChatRequest, settings: &Settings, ex: &mut Expla
             go_template_env: settings.go_template_env.clone(),
             default_num_ctx: settings.default_num_ctx,
             relax_thinking: settings.relax_thinking,
-            llamacpp: settings.llamacpp,
+            release: settings.release,
         }
     };
     let (prompt, images) = chat_prompt(
@@ -987,6 +1004,7 @@ fn generate(
         today: settings.date.to_string(),
         tools: Some(Vec::new()),
         think,
+        rules: changes::Rules::of_release(settings.release),
     };
     let ctx = num_ctx(&req.options, settings, model);
     let s = Settings {
@@ -999,7 +1017,7 @@ fn generate(
         go_template_env: settings.go_template_env.clone(),
         default_num_ctx: settings.default_num_ctx,
         relax_thinking: false,
-        llamacpp: settings.llamacpp,
+        release: settings.release,
     };
     let (prompt, images) = chat_prompt(&prepared, &msgs, ctx, &s, &mut notes, ex)?;
     if !loaded.model.renderer.is_empty() {
@@ -1039,10 +1057,10 @@ fn native(
         add_bos: m.add_bos,
         add_eos: m.add_eos,
         now: crate::native::NativeTime::from_date(settings.date),
-        build: settings.llamacpp,
+        build: settings.release.llama_cpp,
     };
     ex.branch = "native".into();
-    ex.llamacpp = Some(settings.llamacpp.to_string());
+    ex.llamacpp = Some(settings.release.llama_cpp.to_string());
     // llama-server's answer as Ollama passes it on: its status, and its
     // error body as the message.
     let native_fail =
@@ -1155,6 +1173,7 @@ pub fn answer_setup(
         prompt: prompt.to_string(),
         raw,
         native,
+        release: settings.release,
     };
     Ok(match endpoint {
         Endpoint::Chat => {

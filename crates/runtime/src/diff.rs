@@ -39,18 +39,24 @@ pub fn context(s: &str, at: usize, radius: usize) -> String {
     s[start..end].to_string()
 }
 
-/// The rows that explain why two specs' renders differ: the rows of
-/// llama.cpp's table in effect in one build and not the other that either
-/// render consulted (for Ollama, through its release's build). Two renders
-/// at the same build have no such rows.
+/// The rows that explain why two specs' renders differ: the rows in
+/// effect in one version and not the other that either render consulted
+/// (`rules`: llama.cpp's rows, and for Ollama its release's own). Between
+/// two Ollama releases that is both tables (the builds they compile
+/// included); otherwise llama.cpp's, through each side's build. Two
+/// renders at the same version have no such rows.
 pub fn explained_by(
     a: (Spec, &[BuildRule]),
     b: (Spec, &[BuildRule]),
 ) -> Vec<&'static changes::Change> {
-    let (Some(ba), Some(bb)) = (a.0.llama_cpp(), b.0.llama_cpp()) else {
-        return Vec::new();
+    let between = match (a.0, b.0) {
+        (Spec::Ollama(ra), Spec::Ollama(rb)) => ra.differences(&rb),
+        _ => match (a.0.llama_cpp(), b.0.llama_cpp()) {
+            (Some(ba), Some(bb)) => ba.differences(bb),
+            _ => return Vec::new(),
+        },
     };
-    ba.differences(bb)
+    between
         .into_iter()
         .filter(|c| a.1.iter().chain(b.1).any(|r| r.id == c.id))
         .collect()
@@ -254,7 +260,7 @@ mod tests {
     fn only_consulted_rows_between_the_builds_explain() {
         let consulted = [BuildRule::of(
             &changes::llamacpp::PRESERVE_REASONING_DEFAULT,
-            Build::B10488,
+            &changes::Rules::new(Build::B10488),
         )];
         let rows = explained_by(
             (Spec::LlamaServer(Build::B10488), &consulted),

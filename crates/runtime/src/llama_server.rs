@@ -65,7 +65,7 @@ fn rules_of(rules: &changes::Rules) -> Vec<BuildRule> {
     rules
         .applied()
         .into_iter()
-        .map(|c| BuildRule::of(c, rules.build()))
+        .map(|c| BuildRule::of(c, rules))
         .collect()
 }
 

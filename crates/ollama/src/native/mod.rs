@@ -169,7 +169,7 @@ fn build_rules(rules: &changes::Rules) -> Vec<crate::server::BuildRule> {
     rules
         .applied()
         .into_iter()
-        .map(|c| crate::server::BuildRule::of(c, rules.build()))
+        .map(|c| crate::server::BuildRule::of(c, rules))
         .collect()
 }
 

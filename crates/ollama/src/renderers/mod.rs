@@ -155,11 +155,12 @@ impl Renderer {
         tools: &[Tool],
         think: Option<&Think>,
         today: &str,
+        rules: &changes::Rules,
     ) -> Result<String, String> {
         Ok(match self {
             Renderer::Qwen3Coder => qwen3coder::render(msgs, tools),
             Renderer::Qwen3Vl { thinking } => qwen3vl::render(thinking, msgs, tools, think),
-            Renderer::Qwen35(variant) => return qwen35::render(variant, msgs, tools, think),
+            Renderer::Qwen35(variant) => return qwen35::render(variant, msgs, tools, think, rules),
             Renderer::Cogito => cogito::render(msgs, tools, think),
             Renderer::DeepSeek31 => deepseek3::render(msgs, tools, think),
             Renderer::Olmo3 { extended_system } => olmo3::render(extended_system, msgs, tools),
@@ -198,7 +199,8 @@ pub fn render_with_renderer(
 }
 
 /// [`render_with_renderer`] with the server's current date given as
-/// `YYYY-MM-DD` (Go's `time.Now().Format(time.DateOnly)`).
+/// `YYYY-MM-DD` (Go's `time.Now().Format(time.DateOnly)`), as the newest
+/// supported release renders.
 pub fn render_with_renderer_at(
     name: &str,
     msgs: &[Message],
@@ -206,9 +208,24 @@ pub fn render_with_renderer_at(
     think: Option<&Think>,
     today: &str,
 ) -> Result<String, String> {
+    let rules = changes::Rules::of_release(changes::Release::NEWEST);
+    render_with_renderer_in(name, msgs, tools, think, today, &rules)
+}
+
+/// [`render_with_renderer_at`] as the release of `rules` renders (the
+/// rows of `changes::ollama::TABLE` a renderer consults are noted in
+/// `rules`).
+pub fn render_with_renderer_in(
+    name: &str,
+    msgs: &[Message],
+    tools: Option<&[Tool]>,
+    think: Option<&Think>,
+    today: &str,
+    rules: &changes::Rules,
+) -> Result<String, String> {
     let renderer = Renderer::for_name(name)
         .ok_or_else(|| format!("unknown renderer {}", gotmpl::strconv::quote(name)))?;
-    renderer.render(msgs, tools.unwrap_or(&[]), think, today)
+    renderer.render(msgs, tools.unwrap_or(&[]), think, today, rules)
 }
 
 /// `renderers.LeadingBOSForRenderer(name)`: the textual BOS a renderer

@@ -88,8 +88,13 @@ fn is_instruction(m: &Message) -> bool {
 }
 
 /// `normalizeQwen38Messages`: all system and developer messages folded into
-/// one leading system message.
-fn normalize_qwen38(messages: &[Message]) -> Result<Vec<Message>, String> {
+/// one leading system message. Before `qwen38_fold_all_instructions`
+/// (Ollama 0.32.15-rc2) only the leading run of them, and only when it
+/// holds a developer message.
+fn normalize_qwen38(messages: &[Message], rules: &changes::Rules) -> Result<Vec<Message>, String> {
+    if !rules.on(&changes::ollama::QWEN38_FOLD_ALL_INSTRUCTIONS) {
+        return normalize_qwen38_leading(messages);
+    }
     let mut count = 0;
     let mut instructions: Vec<&str> = Vec::new();
     for message in messages.iter().filter(|m| is_instruction(m)) {
@@ -108,6 +113,30 @@ fn normalize_qwen38(messages: &[Message]) -> Result<Vec<Message>, String> {
     let mut normalized = Vec::with_capacity(messages.len() - count + 1);
     normalized.push(Message::new("system", &instructions.join("\n\n")));
     normalized.extend(messages.iter().filter(|m| !is_instruction(m)).cloned());
+    Ok(normalized)
+}
+
+/// `normalizeQwen38Messages` up to v0.32.15-rc1: the leading system and
+/// developer messages folded into one system message when one of them is a
+/// developer message.
+fn normalize_qwen38_leading(messages: &[Message]) -> Result<Vec<Message>, String> {
+    let leading = messages.iter().take_while(|m| is_instruction(m)).count();
+    let mut instructions: Vec<&str> = Vec::new();
+    for message in &messages[..leading] {
+        if !message.images.is_empty() {
+            return Err(format!("{} message cannot contain images", message.role));
+        }
+        let content = trim_space(&message.content);
+        if !content.is_empty() {
+            instructions.push(content);
+        }
+    }
+    if !messages[..leading].iter().any(|m| m.role == "developer") {
+        return Ok(messages.to_vec());
+    }
+    let mut normalized = Vec::with_capacity(messages.len() - leading + 1);
+    normalized.push(Message::new("system", &instructions.join("\n\n")));
+    normalized.extend_from_slice(&messages[leading..]);
     Ok(normalized)
 }
 
@@ -143,10 +172,11 @@ pub(crate) fn render(
     messages: &[Message],
     tools: &[Tool],
     think: Option<&Think>,
+    rules: &changes::Rules,
 ) -> Result<String, String> {
     let normalized;
     let messages = if variant.is_38() {
-        normalized = normalize_qwen38(messages)?;
+        normalized = normalize_qwen38(messages, rules)?;
         &normalized[..]
     } else {
         messages
