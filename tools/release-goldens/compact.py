@@ -12,8 +12,9 @@ Output:
 - renderers.jsonl: each case (id, renderer, messages, tools, think, date)
   with the newest tag's `expect`, and `"unstable": true` for the ids whose
   output varied between reruns of the same tag (--unstable).
-- renderers-releases.jsonl: one line per (tag, id) whose `expect` differs
-  from the newest tag's: {"release", "id", "expect"}.
+- renderers-releases.jsonl: a line {"release"} per recorded tag, then one
+  line per (tag, id) whose `expect` differs from the newest tag's:
+  {"release", "id", "expect"}.
 
 Usage: compact.py IN_DIR OUT_DIR NEWEST_TAG [--unstable ID ...]
 """
@@ -46,6 +47,8 @@ def main() -> None:
                 c["unstable"] = True
             out.write(json.dumps(c, ensure_ascii=False, separators=(",", ":")) + "\n")
     with open(dst / "renderers-releases.jsonl", "w", encoding="utf-8") as out:
+        for tag in sorted(tags):
+            out.write(json.dumps({"release": tag}) + "\n")
         for tag in sorted(tags):
             for c, b in zip(tags[tag], base):
                 if c["expect"] != b["expect"] and c["id"] not in unstable:

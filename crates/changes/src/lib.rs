@@ -251,13 +251,13 @@ mod tests {
         );
         assert_eq!(
             Release::parse("0.29.9").unwrap_err(),
-            "Ollama \"0.29.9\" is not a supported release (supported: every release from 0.32.15-rc0 to 0.33.0-rc2)"
+            "Ollama \"0.29.9\" is not a supported release (supported: every release from 0.32.10-rc0 to 0.33.0-rc2)"
         );
         assert_eq!(Build::parse("b11312"), Ok(Build::B11312));
         assert_eq!(Build::parse("10488"), Ok(Build::B10488));
         assert_eq!(
             Build::parse("b9999").unwrap_err(),
-            "llama.cpp build \"b9999\" is not supported (supported: b10488, b11312)"
+            "llama.cpp build \"b9999\" is not supported (supported: b10380, b10434, b10488, b11312)"
         );
         assert!(Build::parse("latest")
             .unwrap_err()
@@ -265,12 +265,19 @@ mod tests {
     }
 
     #[test]
-    fn the_two_supported_builds_differ_by_every_row_between_them() {
-        let between: Vec<_> = llamacpp::TABLE
-            .iter()
-            .filter(|c| Build::B10488.has(c) != Build::B11312.has(c))
-            .map(|c| c.id)
-            .collect();
-        assert_eq!(between.len(), llamacpp::TABLE.len());
+    fn every_row_separates_two_supported_builds() {
+        // a row no supported build lacks (or has) tells nothing apart
+        for c in llamacpp::TABLE {
+            assert!(Build::NEWEST.has(c), "{}", c.id);
+            assert!(
+                !Build::SUPPORTED[0].has(c),
+                "{}: every supported build has it",
+                c.id
+            );
+        }
+        let between = |a: Build, b: Build| a.differences(b).len();
+        assert_eq!(between(Build::B10488, Build::B11312), 26);
+        assert_eq!(between(Build::B10434, Build::B10488), 3);
+        assert_eq!(between(Build::B10380, Build::B10434), 3);
     }
 }

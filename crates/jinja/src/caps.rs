@@ -27,6 +27,9 @@ pub struct Caps {
     pub supports_preserve_reasoning: bool,
     /// Reads `reasoning_effort`.
     pub supports_reasoning_effort: bool,
+    /// Whether the build probes `reasoning_effort` at all (before
+    /// `caps_reasoning_effort_probe` the capability does not exist).
+    pub probes_reasoning_effort: bool,
     /// Accepts string content.
     pub supports_string_content: bool,
     /// Accepts typed (array) content.
@@ -44,6 +47,7 @@ impl Default for Caps {
             supports_parallel_tool_calls: true,
             supports_preserve_reasoning: false,
             supports_reasoning_effort: false,
+            probes_reasoning_effort: true,
             supports_string_content: true,
             supports_typed_content: false,
             supports_object_arguments: false,
@@ -54,7 +58,7 @@ impl Default for Caps {
 impl Caps {
     /// `to_map()` (sorted by name, like the C++ `std::map`).
     pub fn to_map(&self) -> BTreeMap<&'static str, bool> {
-        BTreeMap::from([
+        let mut map = BTreeMap::from([
             ("supports_string_content", self.supports_string_content),
             ("supports_typed_content", self.supports_typed_content),
             ("supports_tools", self.supports_tools),
@@ -70,7 +74,11 @@ impl Caps {
             ),
             ("supports_reasoning_effort", self.supports_reasoning_effort),
             ("supports_object_arguments", self.supports_object_arguments),
-        ])
+        ]);
+        if !self.probes_reasoning_effort {
+            map.remove("supports_reasoning_effort");
+        }
+        map
     }
 }
 
@@ -195,7 +203,10 @@ pub fn caps_get(prog: &Program) -> Result<Caps> {
 /// [`caps_get`] as `rules`' build probes (noting the rows it consulted).
 pub fn caps_get_with(prog: &Program, rules: &Rc<changes::Rules>) -> Result<Caps> {
     let mut result = Caps::default();
-    let content_marker = "STRING_MARKER";
+    // before `caps_typed_content_marker` the probe's content was "content"
+    // and its output was not read
+    let marker = rules.has(&changes::llamacpp::CAPS_TYPED_CONTENT_MARKER);
+    let content_marker = if marker { "STRING_MARKER" } else { "content" };
     let mut checks_for_string = false;
 
     // typed content
@@ -215,7 +226,11 @@ pub fn caps_get_with(prog: &Program, rules: &Rc<changes::Rules>) -> Result<Caps>
         if used_as_array {
             result.supports_typed_content = true;
         }
-        if !p.success || (used_as_array && !p.output.contains(content_marker)) {
+        if !p.success
+            || (used_as_array
+                && !p.output.contains(content_marker)
+                && rules.on(&changes::llamacpp::CAPS_TYPED_CONTENT_MARKER))
+        {
             result.supports_string_content = false;
         }
     }
@@ -352,7 +367,12 @@ pub fn caps_get_with(prog: &Program, rules: &Rc<changes::Rules>) -> Result<Caps>
         result.supports_preserve_reasoning = true;
     }
 
-    // reasoning effort
+    // reasoning effort (a probe that changes no render: the build's rule
+    // is read, not noted)
+    if !rules.has(&changes::llamacpp::CAPS_REASONING_EFFORT_PROBE) {
+        result.probes_reasoning_effort = false;
+        return Ok(result);
+    }
     let set_effort = |ctx: &mut Context| -> Result<()> {
         ctx.set_val("enable_thinking", Value::bool(true))?;
         caps_apply_reasoning_effort(ctx, "low")

@@ -2,6 +2,8 @@
 //! result the C++ engine produced (`got`, `error`, or `skip` for its
 //! `not_implemented_exception`), recorded at each build: b11312's 306 cases
 //! in `golden/test-jinja.jsonl`, b10488's 278 in `golden/test-jinja-b10488.jsonl`,
+//! b10434's 278 (recorded from 10435's tree) in `golden/test-jinja-b10434.jsonl`,
+//! b10380's 278 in `golden/test-jinja-b10380.jsonl`,
 //! each run on the engine of its own build.
 
 use std::rc::Rc;
@@ -28,6 +30,22 @@ fn test_jinja_table_b10488() {
     check(
         include_str!("golden/test-jinja-b10488.jsonl"),
         Build::B10488,
+    );
+}
+
+#[test]
+fn test_jinja_table_b10434() {
+    check(
+        include_str!("golden/test-jinja-b10434.jsonl"),
+        Build::B10434,
+    );
+}
+
+#[test]
+fn test_jinja_table_b10380() {
+    check(
+        include_str!("golden/test-jinja-b10380.jsonl"),
+        Build::B10380,
     );
 }
 

@@ -531,7 +531,12 @@ pub fn try_specialized(
             "<think>",
             "</think>",
         )?
-    } else if has("<|open|>") && has("<|close|>") && has("<|end_of_msg|>") {
+    } else if has("<|open|>")
+        && has("<|close|>")
+        && has("<|end_of_msg|>")
+        // before: no Kimi K3 handler (the autoparser takes it)
+        && tmpl.rules().on(&changes::llamacpp::HANDLER_KIMI_K3)
+    {
         thinking(
             tmpl,
             p,

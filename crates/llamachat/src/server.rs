@@ -428,8 +428,22 @@ pub fn chat_params_parse(
         let effort = value_str(&body, "reasoning_effort", "");
         if effort == "none" {
             inputs.enable_thinking = false;
-            kwargs.remove("reasoning_effort");
-        } else if !effort.is_empty() {
+            if kwargs.contains_key("reasoning_effort")
+                && opt
+                    .tmpls
+                    .default
+                    .rules()
+                    .on(&changes::llamacpp::REASONING_EFFORT_BODY)
+            {
+                kwargs.remove("reasoning_effort");
+            }
+        } else if !effort.is_empty()
+            && opt
+                .tmpls
+                .default
+                .rules()
+                .on(&changes::llamacpp::REASONING_EFFORT_BODY)
+        {
             kwargs.insert("reasoning_effort".into(), dump(&Json::String(effort)));
         }
     }

@@ -300,7 +300,20 @@ pub fn direct_apply(
         "messages".into(),
         match messages_override {
             Some(m) => m.clone(),
-            None => normalize_messages(tmpl.caps(), &inputs.messages),
+            None => {
+                let normalized = normalize_messages(tmpl.caps(), &inputs.messages);
+                // before: the messages as given (the row is consulted only
+                // where normalizing changes them)
+                if normalized == inputs.messages
+                    || tmpl
+                        .rules()
+                        .on(&changes::llamacpp::DIRECT_APPLY_NORMALIZES_MESSAGES)
+                {
+                    normalized
+                } else {
+                    inputs.messages.clone()
+                }
+            }
         },
     );
     inp.insert("bos_token".into(), Json::String(tmpl.bos.clone()));
@@ -328,11 +341,17 @@ pub fn direct_apply(
         inp.insert("add_generation_prompt".into(), Json::Bool(true));
     }
     let preserve = inp.get("preserve_reasoning").and_then(Json::as_bool);
+    // before `reasoning_strength_alias` the template sees reasoning_effort
+    // only as given (no reasoning_strength beside it)
     let effort = inp
         .get("reasoning_effort")
         .and_then(Json::as_str)
         .filter(|s| !s.is_empty())
-        .map(str::to_string);
+        .map(str::to_string)
+        .filter(|_| {
+            tmpl.rules()
+                .on(&changes::llamacpp::REASONING_STRENGTH_ALIAS)
+        });
     let globals = Json::Object(inp);
     let mut result = tmpl.execute(
         &globals,

@@ -3,7 +3,9 @@
 //! that runs `oaicompat_chat_params_parse` with llama-server's defaults as
 //! that build parses them) for every template of llama.cpp's
 //! models/templates and a set of conversations each, at each build
-//! (`apply-template.jsonl` b11312, `apply-template-b10488.jsonl` b10488):
+//! (`apply-template.jsonl` b11312, `apply-template-b10488.jsonl` b10488,
+//! `apply-template-b10434.jsonl` b10434, recorded from 10435's tree,
+//! `apply-template-b10380.jsonl` b10380):
 //! the prompt, or the status and error body, must be equal byte for byte.
 //! A case with `"server"` was recorded with media allowed (a projector
 //! loaded). `ONLY=<template>` narrows the run, `SHOW=1` prints every
@@ -28,6 +30,16 @@ fn apply_template_goldens() {
 #[test]
 fn apply_template_goldens_b10488() {
     check("apply-template-b10488.jsonl", changes::Build::B10488);
+}
+
+#[test]
+fn apply_template_goldens_b10434() {
+    check("apply-template-b10434.jsonl", changes::Build::B10434);
+}
+
+#[test]
+fn apply_template_goldens_b10380() {
+    check("apply-template-b10380.jsonl", changes::Build::B10380);
 }
 
 fn check(file: &str, build: changes::Build) {

@@ -123,6 +123,7 @@ impl Handler {
             builtin = parsers::parser_for_name(&setup.parser);
             match &mut builtin {
                 Some(p) => {
+                    p.set_release(&changes::Rules::of_release(setup.release));
                     if chat {
                         p.init(
                             &setup.tools,
@@ -480,6 +481,12 @@ pub fn run(setup: &Setup, pieces: &[String], ids: Box<dyn FnMut() -> String>) ->
             repeat_abort = Some(pieces.len());
         } else {
             feed(&mut h, "", true, &mut stream);
+        }
+    }
+    // the rows the parser's own behaviour reached
+    if let Some(p) = &h.builtin {
+        for c in p.rows_reached() {
+            rules.on(c);
         }
     }
     let explain = h.explain().clone();

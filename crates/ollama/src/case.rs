@@ -154,6 +154,7 @@ impl RenderCase {
                     .and_then(|e| e.get("OLLAMA_NO_CLOUD"))
                     .and_then(Json::as_str),
             ),
+            release,
         };
         let route = route.map(|route| {
             let converted = converted

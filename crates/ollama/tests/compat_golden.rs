@@ -45,6 +45,7 @@ fn conversions_are_ollamas() {
         let route = Route::from_name(c["route"].as_str().unwrap()).unwrap();
         let env = compat::Env {
             no_cloud: compat::Env::truthy(c["env"]["OLLAMA_NO_CLOUD"].as_str()),
+            ..compat::Env::default()
         };
         let Some(got) = compat::convert_text(route, c["body"].as_str().unwrap(), env) else {
             assert_eq!(c["raw"], true, "{id}: the body does not parse");

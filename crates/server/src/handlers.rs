@@ -526,6 +526,7 @@ fn work(
     let value = godecode::parse(value_text).map_err(|e| fail_body(route, 400, &e.text(), false))?;
     let env = Env {
         no_cloud: state.cfg.no_cloud,
+        release: state.cfg.release,
     };
     // the route's conversion, or the native decode: its errors come first
     let (model, converted) = match route {
@@ -578,6 +579,8 @@ fn work(
     };
     let mut rc = ollama::case::RenderCase::from_json_converted(&case, converted.clone().map(Ok))
         .map_err(|e| fail_body(route, 500, &e, true))?;
+    // the release `serve --ollama` answers as
+    rc.release = state.cfg.release;
     if let Some((_, g)) = &gguf {
         g.apply(&mut rc);
     }

@@ -158,6 +158,8 @@ pub struct Env {
     /// `OLLAMA_NO_CLOUD`: the Anthropic route refuses a built-in web-search
     /// tool for a cloud model (403).
     pub no_cloud: bool,
+    /// The Ollama release whose middleware converts.
+    pub release: changes::Release,
 }
 
 impl Env {
@@ -187,10 +189,11 @@ pub fn convert_text(route: Route, text: &str, env: Env) -> Option<Result<Convert
 
 /// Converts a route's request body in an environment.
 pub fn convert_with(route: Route, body: &Json, env: Env) -> Result<Converted, Refused> {
+    let rules = changes::Rules::of_release(env.release);
     let (endpoint, j, flags) = match route {
-        Route::OpenAiChat => openai::chat(body)?,
+        Route::OpenAiChat => openai::chat(body, &rules)?,
         Route::OpenAiCompletions => openai::completions(body)?,
-        Route::OpenAiResponses => responses::convert(body)?,
+        Route::OpenAiResponses => responses::convert(body, &rules)?,
         Route::AnthropicMessages => anthropic::convert(body)?,
     };
     if route == Route::AnthropicMessages && flags.web_search && env.no_cloud {
@@ -262,6 +265,9 @@ pub fn exercise(data: &[u8]) {
     }
     let env = Env {
         no_cloud: first & 4 != 0,
+        // the fuzzer reaches every supported release
+        release: changes::Release::SUPPORTED
+            [usize::from(first >> 3) % changes::Release::SUPPORTED.len()],
     };
     let Some(converted) = convert_text(route, &body, env) else {
         return;

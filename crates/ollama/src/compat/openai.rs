@@ -142,8 +142,26 @@ fn f64_of(v: &Json) -> f64 {
     v.as_f64().unwrap_or(0.0)
 }
 
-/// `thinkFromReasoningEffort`.
-pub(crate) fn think_from_effort(effort: &str) -> Result<Option<J>, Refused> {
+/// `thinkFromReasoningEffort` (before `openai_reasoning_effort_clamp`,
+/// each route's own check: `chat` is /v1/chat/completions').
+pub(crate) fn think_from_effort(
+    effort: &str,
+    rules: &changes::Rules,
+    chat: bool,
+) -> Result<Option<J>, Refused> {
+    let clamped = matches!(effort, "minimal" | "xhigh" | "ultra")
+        || !matches!(effort, "" | "none" | "low" | "medium" | "high" | "max");
+    if clamped && !rules.on(&changes::ollama::OPENAI_REASONING_EFFORT_CLAMP) {
+        let must = "(must be \"high\", \"medium\", \"low\", \"max\", or \"none\")";
+        return Err(Refused::bad(if chat {
+            format!("invalid reasoning value: '{effort}' {must}")
+        } else {
+            format!(
+                "invalid reasoning value: {} {must}",
+                gotmpl::strconv::quote(effort)
+            )
+        }));
+    }
     Ok(Some(match effort {
         "" => return Ok(None),
         "none" => J::Bool(false),
@@ -338,7 +356,7 @@ fn stop_option(v: Option<&Json>, strict: bool) -> Result<Option<J>, Refused> {
 }
 
 /// ChatMiddleware and `FromChatRequest`.
-pub(crate) fn chat(body: &Json) -> Result<(Endpoint, J, Flags), Refused> {
+pub(crate) fn chat(body: &Json, rules: &changes::Rules) -> Result<(Endpoint, J, Flags), Refused> {
     let v = bind(body, &CHAT_T)?;
     let r = Got::of(Some(&v));
     if r.list("messages").is_empty() {
@@ -385,7 +403,7 @@ pub(crate) fn chat(body: &Json) -> Result<(Endpoint, J, Flags), Refused> {
             .unwrap_or("")
             .to_string()
     };
-    let think = think_from_effort(&effort)?;
+    let think = think_from_effort(&effort, rules, true)?;
     let tools = r.get("tools").map(|_| {
         r.list("tools")
             .iter()

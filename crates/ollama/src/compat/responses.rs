@@ -402,7 +402,10 @@ fn rename(tool: &mut J, name: &str) {
 }
 
 /// ResponsesMiddleware and `FromResponsesRequest`.
-pub(crate) fn convert(body: &Json) -> Result<(Endpoint, J, Flags), Refused> {
+pub(crate) fn convert(
+    body: &Json,
+    rules: &changes::Rules,
+) -> Result<(Endpoint, J, Flags), Refused> {
     let v = bind(body, &REQUEST_T)?;
     let r = Got::of(Some(&v));
     let mut messages: Vec<ApiMessage> = Vec::new();
@@ -525,7 +528,7 @@ pub(crate) fn convert(body: &Json) -> Result<(Endpoint, J, Flags), Refused> {
     if let Some(n) = r.get("max_output_tokens") {
         options.push(("num_predict".into(), J::int(n.as_i64().unwrap_or(0))));
     }
-    let think = think_from_effort(r.sub("reasoning").str("effort"))?;
+    let think = think_from_effort(r.sub("reasoning").str("effort"), rules, false)?;
     let tool_list = r.list("tools");
     let has_web_search = tool_list
         .iter()

@@ -80,6 +80,14 @@ pub trait Parser {
     fn has_tool_support(&self) -> bool;
     /// `HasThinkingSupport()`.
     fn has_thinking_support(&self) -> bool;
+    /// Takes the parser as an Ollama release has it (the rows of
+    /// `changes::ollama::TABLE` that act in it; the newest by default).
+    fn set_release(&mut self, _rules: &changes::Rules) {}
+    /// The rows whose behaviours parted on the output so far (where the
+    /// release decided what the parser made of it).
+    fn rows_reached(&self) -> Vec<&'static changes::Change> {
+        Vec::new()
+    }
 }
 
 /// A module's constructors: by `ParserForName` name, and by Go type name

@@ -40,6 +40,12 @@ pub struct Qwen35Parser {
     /// prompt already opened thinking: at most one is stripped.
     allow_leading_think_open_tag: bool,
     trim_leading_thinking_space: bool,
+    /// Before `qwen35_parser_think_space` (Ollama 0.32.12): a `<think>`
+    /// alone in its chunk left the next chunk's leading whitespace in the
+    /// thinking and a second `<think>` strippable.
+    before_think_space: bool,
+    /// Whether that case arose.
+    think_space_reached: bool,
 }
 
 impl Parser for Qwen35Parser {
@@ -51,6 +57,18 @@ impl Parser for Qwen35Parser {
     /// `HasThinkingSupport`.
     fn has_thinking_support(&self) -> bool {
         true
+    }
+
+    fn set_release(&mut self, rules: &changes::Rules) {
+        self.before_think_space = !rules.has(&changes::ollama::QWEN35_PARSER_THINK_SPACE);
+    }
+
+    fn rows_reached(&self) -> Vec<&'static changes::Change> {
+        if self.think_space_reached {
+            vec![&changes::ollama::QWEN35_PARSER_THINK_SPACE]
+        } else {
+            Vec::new()
+        }
     }
 
     /// `PreservedTokens`.
@@ -166,9 +184,12 @@ impl Qwen35Parser {
         let trimmed = trim_left_space(acc);
         if let Some(after) = trimmed.strip_prefix(QWEN35_THINKING_OPEN_TAG) {
             let after = trim_left_space(after).to_string();
-            self.allow_leading_think_open_tag = false;
-            self.trim_leading_thinking_space = after.is_empty();
             let empty = after.is_empty();
+            self.think_space_reached |= empty;
+            if !(empty && self.before_think_space) {
+                self.allow_leading_think_open_tag = false;
+                self.trim_leading_thinking_space = empty;
+            }
             self.buffer = after;
             return (true, !empty);
         }

@@ -150,10 +150,19 @@ fn write_system(
     tools: &[Tool],
     strength: &str,
     today: Option<&str>,
+    rules: &changes::Rules,
 ) {
-    let content = match today {
-        Some(_) => content.to_string(),
-        None => normalize_system_reasoning(content),
+    // a client's system message: normalized, and its own strength kept
+    // (`glimmer_system_reasoning`, asked only where it changes something)
+    let own = today.is_none() && {
+        let normalized = normalize_system_reasoning(content);
+        (normalized != content || has_system_reasoning(&normalized))
+            && rules.on(&changes::ollama::GLIMMER_SYSTEM_REASONING)
+    };
+    let content = if own {
+        normalize_system_reasoning(content)
+    } else {
+        content.to_string()
     };
     write_message_start(sb, "system");
     sb.push_str(&content);
@@ -162,7 +171,7 @@ fn write_system(
             "\nKnowledge cutoff: {KNOWLEDGE_CUTOFF}.\nCurrent date: {today}."
         ));
     }
-    if today.is_some() || !has_system_reasoning(&content) {
+    if !own || !has_system_reasoning(&content) {
         sb.push_str(&format!("\n\nReasoning strength: {strength}."));
     }
     if !tools.is_empty() {
@@ -231,11 +240,19 @@ pub(crate) fn render(
     tools: &[Tool],
     think: Option<&Think>,
     today: &str,
+    rules: &changes::Rules,
 ) -> String {
     let mut sb = String::from(BOS);
     let strength = reasoning_strength(think);
     if !messages.iter().any(|m| m.role == "system") {
-        write_system(&mut sb, DEFAULT_SYSTEM, tools, &strength, Some(today));
+        write_system(
+            &mut sb,
+            DEFAULT_SYSTEM,
+            tools,
+            &strength,
+            Some(today),
+            rules,
+        );
     }
 
     let mut image_offset = 0;
@@ -249,7 +266,7 @@ pub(crate) fn render(
             END_TURN
         };
         match message.role.as_str() {
-            "system" => write_system(&mut sb, &content, tools, &strength, None),
+            "system" => write_system(&mut sb, &content, tools, &strength, None, rules),
             "user" => write_message(&mut sb, "user", &content, END_TURN),
             "tool" => {
                 let name = tool_result_name(message, messages);

@@ -176,7 +176,7 @@ impl Renderer {
             Renderer::Laguna => laguna::render(msgs, tools, think),
             Renderer::LagunaV8 => laguna::render_v8(msgs, tools, think),
             Renderer::Cohere => cohere::render(msgs, tools, think),
-            Renderer::Glimmer => glimmer::render(msgs, tools, think, today),
+            Renderer::Glimmer => glimmer::render(msgs, tools, think, today, rules),
         })
     }
 }
@@ -224,6 +224,8 @@ pub fn render_with_renderer_in(
     rules: &changes::Rules,
 ) -> Result<String, String> {
     let renderer = Renderer::for_name(name)
+        // renderers a release does not have yet
+        .filter(|_| name != "qwen3.8" || rules.on(&changes::ollama::QWEN38_RENDERER))
         .ok_or_else(|| format!("unknown renderer {}", gotmpl::strconv::quote(name)))?;
     renderer.render(msgs, tools.unwrap_or(&[]), think, today, rules)
 }

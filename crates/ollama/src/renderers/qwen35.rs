@@ -93,7 +93,7 @@ fn is_instruction(m: &Message) -> bool {
 /// holds a developer message.
 fn normalize_qwen38(messages: &[Message], rules: &changes::Rules) -> Result<Vec<Message>, String> {
     if !rules.on(&changes::ollama::QWEN38_FOLD_ALL_INSTRUCTIONS) {
-        return normalize_qwen38_leading(messages);
+        return normalize_qwen38_leading(messages, rules);
     }
     let mut count = 0;
     let mut instructions: Vec<&str> = Vec::new();
@@ -119,8 +119,19 @@ fn normalize_qwen38(messages: &[Message], rules: &changes::Rules) -> Result<Vec<
 /// `normalizeQwen38Messages` up to v0.32.15-rc1: the leading system and
 /// developer messages folded into one system message when one of them is a
 /// developer message.
-fn normalize_qwen38_leading(messages: &[Message]) -> Result<Vec<Message>, String> {
+fn normalize_qwen38_leading(
+    messages: &[Message],
+    rules: &changes::Rules,
+) -> Result<Vec<Message>, String> {
     let leading = messages.iter().take_while(|m| is_instruction(m)).count();
+    // before `qwen38_developer_role` (v0.32.12) there is no normalizing:
+    // asked only where it would change something
+    let acts = messages[..leading]
+        .iter()
+        .any(|m| m.role == "developer" || !m.images.is_empty());
+    if acts && !rules.on(&changes::ollama::QWEN38_DEVELOPER_ROLE) {
+        return Ok(messages.to_vec());
+    }
     let mut instructions: Vec<&str> = Vec::new();
     for message in &messages[..leading] {
         if !message.images.is_empty() {
@@ -145,7 +156,7 @@ fn is_tool_response(content: &str) -> bool {
 }
 
 /// `validateMessages` (only `qwen3.8` validates).
-fn validate(variant: Variant, messages: &[Message]) -> Result<(), String> {
+fn validate(variant: Variant, messages: &[Message], rules: &changes::Rules) -> Result<(), String> {
     if !variant.is_38() {
         return Ok(());
     }
@@ -161,6 +172,26 @@ fn validate(variant: Variant, messages: &[Message]) -> Result<(), String> {
         .any(|m| !is_tool_response(trim_space(&render_content(m, 0).0)));
     if !found_query {
         return Err("no user query found in messages".into());
+    }
+    // before `qwen38_system_anywhere` and `qwen38_developer_role`, the
+    // roles were checked too
+    for (i, m) in messages.iter().enumerate() {
+        match m.role.as_str() {
+            "system" => {
+                if i != 0 && !rules.on(&changes::ollama::QWEN38_SYSTEM_ANYWHERE) {
+                    return Err("system message must be at the beginning".into());
+                }
+            }
+            "user" | "assistant" | "tool" => {}
+            role => {
+                if !rules.on(&changes::ollama::QWEN38_DEVELOPER_ROLE) {
+                    return Err(format!(
+                        "unexpected message role {}",
+                        gotmpl::strconv::quote(role)
+                    ));
+                }
+            }
+        }
     }
     Ok(())
 }
@@ -181,7 +212,7 @@ pub(crate) fn render(
     } else {
         messages
     };
-    validate(variant, messages)?;
+    validate(variant, messages, rules)?;
 
     let mut sb = String::new();
     let is_thinking = think.is_none_or(Think::as_bool);

@@ -1,0 +1,84 @@
+//! The built-in `qwen3.5` parser (also `ornith`'s) as each supported Ollama
+//! release parses streamed output: `tests/golden/releases/parsers-<tag>.jsonl`
+//! hold what `ParserForName(name)` returned at v0.32.11, v0.32.12 and
+//! v0.33.0-rc2 for 49 chunked outputs (Init as ChatHandler calls it, then
+//! each chunk's `Add(chunk, false)` and a final `Add("", true)`); README.md
+//! there says how they were recorded. Each supported release is checked
+//! against a recording whose release no `parser` row of
+//! `changes::ollama::TABLE` separates from it.
+
+use ollama::api::ChatRequest;
+use ollama::parsers;
+use serde_json::{json, Value as Json};
+
+mod releases_common;
+
+use releases_common::{lines, recording_for};
+
+const RECORDED: [&str; 3] = ["0.32.11", "0.32.12", "0.33.0-rc2"];
+
+#[test]
+fn every_supported_release_parses_as_its_go_code_did() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for release in changes::Release::SUPPORTED {
+        let tag = recording_for(*release, &RECORDED, "parser");
+        for c in lines(&format!("parsers-{tag}.jsonl")) {
+            let id = c["id"].as_str().unwrap();
+            let Some(mut p) = parsers::parser_for_name(c["parser"].as_str().unwrap()) else {
+                // a name the registry does not have at any of these tags
+                assert!(
+                    c["error"].as_str().unwrap().starts_with("unknown parser"),
+                    "{id}"
+                );
+                continue;
+            };
+            p.set_release(&changes::Rules::of_release(*release));
+            let messages: Vec<&Json> = [&c["last"]].into_iter().filter(|m| !m.is_null()).collect();
+            let mut body = json!({"model": "m", "messages": messages});
+            for k in ["tools", "think"] {
+                if let Some(v) = c.get(k) {
+                    body[k] = v.clone();
+                }
+            }
+            let req = ChatRequest::decode(&body).unwrap_or_else(|e| panic!("{id}: {}", e.0));
+            p.init(
+                req.tools.as_deref().unwrap_or(&[]),
+                req.messages.last(),
+                req.think.as_ref(),
+            );
+            let chunks: Vec<&str> = c["chunks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().unwrap())
+                .collect();
+            let inputs = chunks.iter().map(|s| (*s, false)).chain([("", true)]);
+            let mut got = Vec::new();
+            for (input, done) in inputs {
+                got.push(match p.add(input, done) {
+                    Ok(a) => json!({"input": input, "done": done, "content": a.content,
+                        "thinking": a.thinking,
+                        "tool_calls": a.calls.iter().map(|t| serde_json::from_str::<Json>(&parsers::tool_call_json(t).to_json()).unwrap()).collect::<Vec<_>>(),
+                        "error": null}),
+                    Err(e) => json!({"input": input, "done": done, "content": "", "thinking": "",
+                        "tool_calls": [], "error": e}),
+                });
+                if got.last().unwrap()["error"] != Json::Null {
+                    break;
+                }
+            }
+            checked += 1;
+            let want = c["steps"].as_array().unwrap();
+            if got[..] != want[..] {
+                failures.push(format!(
+                    "{release} (recorded at {tag}) {id}:\n  got  {}\n  want {}",
+                    json!(got),
+                    json!(want)
+                ));
+            }
+        }
+    }
+    println!("{checked} parses, {} failed", failures.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
