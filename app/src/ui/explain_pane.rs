@@ -469,23 +469,7 @@ pub fn ExplainPane() -> impl IntoView {
                             </dd>
                             {(!rules.is_empty()).then(|| view! {
                                 <dt>{store.t("explain.build_rules")}</dt>
-                                <dd>
-                                    <ul class="build-rules" data-testid="explain-build-rules">
-                                        {rules.into_iter().map(|r| view! {
-                                            <li data-rule=r.id.clone()>
-                                                <code>{r.id.clone()}</code>
-                                                " — "
-                                                <span>{r.behaviour.clone()}</span>
-                                                " "
-                                                <span class="rule">{
-                                                    store.t("explain.build_rule_since")
-                                                        .replace("{first}", &r.first)
-                                                        .replace("{upstream}", &r.upstream)
-                                                }</span>
-                                            </li>
-                                        }).collect_view()}
-                                    </ul>
-                                </dd>
+                                <dd>{rules_list(store, rules, "explain-build-rules", "explain.build_rule_since")}</dd>
                             })}
                         }
                     })
@@ -494,23 +478,7 @@ pub fn ExplainPane() -> impl IntoView {
                     let rules = release_rules.get();
                     (!rules.is_empty()).then(|| view! {
                         <dt>{store.t("explain.release_rules")}</dt>
-                        <dd>
-                            <ul class="build-rules" data-testid="explain-release-rules">
-                                {rules.into_iter().map(|r| view! {
-                                    <li data-rule=r.id.clone() data-in-effect=r.in_effect.to_string()>
-                                        <code>{r.id.clone()}</code>
-                                        " — "
-                                        <span>{r.behaviour.clone()}</span>
-                                        " "
-                                        <span class="rule">{
-                                            store.t("explain.release_rule_since")
-                                                .replace("{first}", &r.first)
-                                                .replace("{upstream}", &r.upstream)
-                                        }</span>
-                                    </li>
-                                }).collect_view()}
-                            </ul>
-                        </dd>
+                        <dd>{rules_list(store, rules, "explain-release-rules", "explain.release_rule_since")}</dd>
                     })
                 }}
                 {move || {
@@ -667,5 +635,32 @@ pub fn ExplainPane() -> impl IntoView {
             }}
             <Help key="help.heap" />
         </section>
+    }
+}
+
+/// The version-specific rules a render reached: each row's name, what
+/// this version does, and where it changed (`since`: the message key).
+fn rules_list(
+    store: Store,
+    rules: Vec<ollama::server::BuildRule>,
+    test_id: &'static str,
+    since: &'static str,
+) -> impl IntoView {
+    view! {
+        <ul class="build-rules" data-testid=test_id>
+            {rules.into_iter().map(|r| view! {
+                <li data-rule=r.id.clone() data-in-effect=r.in_effect.to_string()>
+                    <code>{r.id.clone()}</code>
+                    " — "
+                    <span>{r.behaviour.clone()}</span>
+                    " "
+                    <span class="rule">{
+                        store.t(since)
+                            .replace("{first}", &r.first)
+                            .replace("{upstream}", &r.upstream)
+                    }</span>
+                </li>
+            }).collect_view()}
+        </ul>
     }
 }

@@ -21,6 +21,31 @@
 use std::cell::RefCell;
 use std::fmt;
 
+/// A runtime's table: one `pub const` [`Change`] per row (its doc is the
+/// row's two lines) and `TABLE`, every row in the order written.
+macro_rules! change_table {
+    ($runtime:expr, $table_doc:literal;
+     $($name:ident = $id:literal, $area:literal, ($last:expr, $first:expr), $upstream:literal,
+       $file:literal, new: $new:literal, old: $old:literal;)*) => {
+        $(
+            #[doc = concat!("`", $id, "`: ", $new, " (before: ", $old, ").")]
+            pub const $name: Change = Change {
+                id: $id,
+                runtime: $runtime,
+                area: $area,
+                first: $first,
+                last_without: $last,
+                upstream: $upstream,
+                file: $file,
+                new: $new,
+                old: $old,
+            };
+        )*
+        #[doc = $table_doc]
+        pub const TABLE: &[&Change] = &[$(&$name),*];
+    };
+}
+
 pub mod llamacpp;
 pub mod ollama;
 

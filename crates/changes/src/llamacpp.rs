@@ -91,29 +91,8 @@ impl fmt::Display for Build {
     }
 }
 
-macro_rules! changes {
-    ($($name:ident = $id:literal, $area:literal, ($last:literal, $first:literal), $upstream:literal,
-       $file:literal, new: $new:literal, old: $old:literal;)*) => {
-        $(
-            #[doc = concat!("`", $id, "`: ", $new, " (before: ", $old, ").")]
-            pub const $name: Change = Change {
-                id: $id,
-                runtime: crate::Runtime::LlamaCpp,
-                area: $area,
-                first: $first,
-                last_without: $last,
-                upstream: $upstream,
-                file: $file,
-                new: $new,
-                old: $old,
-            };
-        )*
-        /// Every row, in the order of the areas they act in.
-        pub const TABLE: &[&Change] = &[$(&$name),*];
-    };
-}
-
-changes! {
+change_table! {
+    crate::Runtime::LlamaCpp, "Every row, in the order of the areas they act in.";
     // The Jinja engine (common/jinja/).
     JINJA_TEST_ARG_WITHOUT_PARENS = "jinja_test_arg_without_parens", "jinja", (11192, 11200),
         "landed in b11193-b11200 (with `is sameas`)",

@@ -230,29 +230,8 @@ impl Release {
     }
 }
 
-macro_rules! changes {
-    ($($name:ident = $id:literal, $area:literal, ($last:expr, $first:expr), $upstream:literal,
-       $file:literal, new: $new:literal, old: $old:literal;)*) => {
-        $(
-            #[doc = concat!("`", $id, "`: ", $new, " (before: ", $old, ").")]
-            pub const $name: Change = Change {
-                id: $id,
-                runtime: Runtime::Ollama,
-                area: $area,
-                first: $first,
-                last_without: $last,
-                upstream: $upstream,
-                file: $file,
-                new: $new,
-                old: $old,
-            };
-        )*
-        /// Every row, oldest first.
-        pub const TABLE: &[&Change] = &[$(&$name),*];
-    };
-}
-
-changes! {
+change_table! {
+    Runtime::Ollama, "Every row, oldest first.";
     OPENAI_REASONING_EFFORT_CLAMP = "openai_reasoning_effort_clamp", "route",
         (number(32, 10, None), number(32, 11, None)),
         "PR #17594, commit 01d04d50f",

@@ -421,19 +421,6 @@ fn a_mid_stream_parser_error_in_a_release_that_hangs() {
     assert!(j.get("release_rules").is_none(), "{j}");
 }
 
-fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
-    }
-}
-
 #[test]
 fn the_upgrade_check_over_a_whole_store() {
     // the fixture store, plus a qwen3.8 model whose Modelfile holds a
@@ -441,7 +428,7 @@ fn the_upgrade_check_over_a_whole_store() {
     let dir = std::env::temp_dir().join(format!("promptscope-upgrade-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let store = dir.join("models");
-    copy_dir(
+    testkit::copy_dir(
         &testkit::repo_root().join("crates/store/tests/fixture/models"),
         &store,
     );

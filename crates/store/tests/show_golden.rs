@@ -8,7 +8,7 @@
 //! the Modelfile, so their order is random there; we write them in name
 //! order, and these lines are compared as a set.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::Value as Json;
 use store::dir::FsDir;
@@ -28,19 +28,6 @@ fn golden() -> Vec<Json> {
         .collect()
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let t = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &t);
-        } else {
-            std::fs::copy(e.path(), &t).unwrap();
-        }
-    }
-}
-
 /// The fixture copied to a fresh folder, each manifest's mtime set to the
 /// one the recording used.
 pub fn store_copy(tag: &str) -> (PathBuf, Json) {
@@ -50,7 +37,7 @@ pub fn store_copy(tag: &str) -> (PathBuf, Json) {
         .expect("a list record");
     let tmp = std::env::temp_dir().join(format!("promptscope-show-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
-    copy_dir(&fixture(), &tmp);
+    testkit::copy_dir(&fixture(), &tmp);
     for (rel, t) in list["mtimes"].as_object().unwrap() {
         let ns = store::gofmt::parse_rfc3339(t.as_str().unwrap()).unwrap();
         let when = std::time::UNIX_EPOCH + std::time::Duration::from_nanos(ns as u64);
