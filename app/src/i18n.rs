@@ -188,6 +188,12 @@ const CATALOGUE: &[Entry] = &[
     ("store.no_gguf", "{name} has no GGUF model layer: tokens are not counted.", "{name} no tiene capa de modelo GGUF: no se cuentan los tokens.", "У {name} нет слоя модели GGUF: токены не считаются."),
     ("store.model_blob_missing", "The model file {path} is not in the folder: tokens are not counted.", "El archivo del modelo {path} no está en la carpeta: no se cuentan los tokens.", "Файла модели {path} нет в папке: токены не считаются."),
     ("store.skipped", "Skipped ({n})", "Omitidos ({n})", "Пропущено ({n})"),
+    ("store.upgrade", "Upgrade check: every model under two releases", "Comprobar una actualización: cada modelo con dos versiones", "Проверка обновления: каждая модель в двух версиях"),
+    ("store.upgrade_hint", "Each model renders five standard conversations (plain, system, multi-turn, tools, thinking) under both releases, as promptscope diff --models does. A line says whether the prompts are the same, where the first one differs and which rules explain it, or which release fails.", "Cada modelo genera cinco conversaciones estándar (simple, sistema, varios turnos, herramientas, razonamiento) con ambas versiones, como promptscope diff --models. Cada línea dice si los prompts son iguales, dónde difiere el primero y qué reglas lo explican, o qué versión falla.", "Каждая модель строит пять стандартных диалогов (простой, системный, многоходовый, с инструментами, с рассуждением) в обеих версиях, как promptscope diff --models. Строка говорит, одинаковы ли промпты, где расходится первый и какие правила это объясняют, или какая версия выдаёт ошибку."),
+    ("store.upgrade_from", "From", "De", "С"),
+    ("store.upgrade_to", "to", "a", "на"),
+    ("store.upgrade_run", "Check every model", "Comprobar todos los modelos", "Проверить все модели"),
+    ("store.upgrade_done", "{same} model(s) the same, {other} changed or failing.", "{same} modelo(s) iguales, {other} con cambios o errores.", "Без изменений: {same}; с изменениями или ошибками: {other}."),
     ("store.busy", "Still reading the folder…", "Aún se está leyendo la carpeta…", "Папка ещё читается…"),
 
     ("request.title", "Request", "Petición", "Запрос"),

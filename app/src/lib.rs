@@ -29,3 +29,4 @@ pub mod reqedit;
 pub mod runtimes;
 pub mod share;
 pub mod state;
+pub mod upgrade;

@@ -39,7 +39,7 @@ const sha = (bytes) => createHash('sha256').update(bytes).digest('hex');
  * data follow the GGUF's metadata in the model blob. Returns the blob's
  * path and size.
  */
-function writeStore(dir, { padding = 0 } = {}) {
+function writeStore(dir, { padding = 0, renderers = [] } = {}) {
   mkdirSync(path.join(dir, 'blobs'), { recursive: true });
   const blob = (mediaType, bytes) => {
     const hex = sha(bytes);
@@ -69,7 +69,7 @@ function writeStore(dir, { padding = 0 } = {}) {
       { role: 'assistant', content: 'Hello! How can I help?' },
     ])),
   );
-  const manifest = (name, layers) => {
+  const manifest = (name, layers, extra = {}) => {
     const config = blob(
       'application/vnd.docker.container.image.v1+json',
       text(JSON.stringify({
@@ -81,6 +81,7 @@ function writeStore(dir, { padding = 0 } = {}) {
         architecture: 'amd64',
         os: 'linux',
         rootfs: { type: 'layers', diff_ids: layers.map((l) => l.digest) },
+        ...extra,
       })),
     );
     const m = {
@@ -95,6 +96,8 @@ function writeStore(dir, { padding = 0 } = {}) {
   };
   manifest('tiny/latest', [model, template, system, params, messages]);
   manifest('tiny-plain/latest', [model]);
+  // models a built-in renderer and parser render (`RENDERER x`, `PARSER x`)
+  for (const r of renderers) manifest(`${r}/latest`, [model], { renderer: r, parser: r });
   mkdirSync(path.join(dir, 'manifests/registry.ollama.ai/library/broken'), { recursive: true });
   writeFileSync(path.join(dir, 'manifests/registry.ollama.ai/library/broken/latest'), '{"schemaVersion": 2,');
   return { blobPath: path.join(dir, 'blobs', `sha256-${sha(gguf)}`), blobSize: gguf.length };
@@ -256,6 +259,40 @@ describe('models folder', () => {
         console.log(`# ${m.name}: ${said}`);
       }
       assert.ok(compared > 0, 'at least one model renders');
+    });
+  });
+
+  test('the upgrade check: every model under two releases, line for line as promptscope diff --models', { timeout: LONG }, async () => {
+    const dir = path.join(temp, 'upgrade/models');
+    writeStore(dir, { renderers: ['nemotron-3-nano', 'nemotron-3.5-nano', 'glimmer'] });
+    const [a, b] = ['0.32.8', '0.33.0-rc2'];
+    // the CLI's lines, without the token (the page reads each GGUF's metadata only)
+    const out = spawnSync(cli(), ['diff', '--as', `ollama@${a}`, '--as', `ollama@${b}`, '--models', dir]);
+    assert.equal(out.status, 0, out.stderr.toString());
+    const want = out.stdout
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .filter((l) => !/^[ab]: /.test(l))
+      .map((l) => l.replace(/ \(token \d+\)/, ''));
+    await withStoreApp(async (app) => {
+      await openFolder(app, dir);
+      await app.page.getByTestId('upgrade-check').locator('summary').click();
+      await app.page.getByTestId('upgrade-from').selectOption(a);
+      await app.page.getByTestId('upgrade-to').selectOption(b);
+      await app.page.getByTestId('upgrade-run').click();
+      await eventually(async () => assert.equal(await app.page.getByTestId('upgrade-summary').count(), 1), { timeout: 120_000 });
+      const lines = await app.page.getByTestId('upgrade-result').allTextContents();
+      assert.deepEqual(lines, want);
+      const verdicts = await app.page
+        .getByTestId('upgrade-result')
+        .evaluateAll((els) => Object.fromEntries(els.map((e) => [e.dataset.model, e.dataset.result])));
+      // 0.32.8 has no nemotron-3.5-nano renderer; nemotron-3-nano's template changed at 0.32.9
+      assert.equal(verdicts['nemotron-3.5-nano:latest'], 'error');
+      assert.equal(verdicts['nemotron-3-nano:latest'], 'differs');
+      assert.match(lines.find((l) => l.startsWith('nemotron-3-nano:latest')), /nemotron3nano_template_sync/);
+      assert.equal(verdicts['tiny:latest'], 'same');
+      console.log(`# upgrade ${a} -> ${b}:\n${lines.map((l) => `#   ${l}`).join('\n')}`);
     });
   });
 

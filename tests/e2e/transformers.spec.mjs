@@ -208,6 +208,35 @@ describe('Ollama release', () => {
     }
   });
 
+  test('a nemotron-3-nano chat under 0.32.8 and 0.33.0-rc2: the prompt changes, and Compare names the row', { timeout: TEST_TIMEOUT }, async () => {
+    await withApp(server(), async (app) => {
+      const id = (name) => app.root.getByTestId(name);
+      await app.endpointChat.click();
+      await app.systemInput.fill('');
+      await app.openMore();
+      await app.rendererSelect.selectOption('nemotron-3-nano');
+      await app.setRequest({ model: 'demo', think: false, messages: [{ role: 'user', content: 'Hello' }] });
+      await id('release-select').selectOption('0.32.8');
+      // 0.32.8's renderer: three newlines first, blank lines between the turns
+      const old = '\n\n\n<|im_start|>system\n<|im_end|>\n\n<|im_start|>user\nHello<|im_end|>\n\n<|im_start|>assistant\n<think></think>';
+      await eventually(async () => assert.equal(await app.promptText(), old));
+      const rule = id('explain-release-rules').locator('li[data-rule="nemotron3nano_template_sync"]');
+      await eventually(async () => assert.equal(await rule.getAttribute('data-in-effect'), 'false'));
+      await id('release-select').selectOption('0.33.0-rc2');
+      const now = '<|im_start|>system\n<|im_end|>\n<|im_start|>user\nHello<|im_end|>\n<|im_start|>assistant\n<think></think>';
+      await eventually(async () => assert.equal(await app.promptText(), now));
+      await eventually(async () => assert.equal(await rule.getAttribute('data-in-effect'), 'true'));
+      await id('compare-toggle').click();
+      await id('compare-mode').selectOption('runtimes');
+      await id('compare-runtime-a').selectOption('ollama@0.32.8');
+      await id('compare-runtime-b').selectOption('ollama@0.33.0-rc2');
+      await eventually(async () => assert.equal(await id('compare-first').textContent(), 'First difference at byte 0.'));
+      const rows = await id('compare-causes').locator('li').allTextContents();
+      assert.equal(rows.length, 1);
+      assert.match(rows[0], /^nemotron3nano_template_sync: the prompt follows the model's updated template.* \(Ollama 0\.32\.9, PR #17060, commit bb7bba885\); before: the prompt starts with three newlines/);
+    });
+  });
+
   test('two releases in Compare: the first difference and the row of the release table that explains it', { timeout: TEST_TIMEOUT }, async () => {
     await withApp(server(), async (app) => {
       const id = (name) => app.root.getByTestId(name);

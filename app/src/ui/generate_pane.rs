@@ -273,6 +273,7 @@ pub fn GeneratePane() -> impl IntoView {
             debug.get_untracked(),
         );
         job.answer = outcome.answer_setup.clone().unwrap_or_default();
+        job.release = store.state.with_untracked(|s| s.ollama.clone());
         let num_ctx = job.num_ctx();
         // the memory check, with the KV cache when the Model pane read this
         // file's header (the worker checks again with the header it reads)

@@ -46,6 +46,16 @@ impl gguf_meta::AsyncReadAt for BlobSource {
     }
 }
 
+/// A file's GGUF metadata, read by slices (no vocabulary is built).
+pub(crate) async fn read_metadata(file: web_sys::File) -> Result<Gguf, String> {
+    let name = file.name();
+    let blob: web_sys::Blob = file.unchecked_into();
+    gguf_meta::parse_async(BlobSource { blob })
+        .await
+        .map(|f| Gguf::metadata_only(name.clone(), f))
+        .map_err(|e| format!("{name}: {e}"))
+}
+
 /// Reads a dropped or chosen file's metadata (by slices) and installs it:
 /// the page keeps the metadata, the engine worker reads the vocabulary.
 /// Also used for a model blob from the models folder.

@@ -22,6 +22,7 @@ use promptscope_app::modelstore::{
     self, apply_stored, is_manifest_path, models_root, ms_to_ns, strip_first, FileInfo, Folder,
     Reader, Row,
 };
+use promptscope_app::upgrade::{self, ModelResult};
 use store::manifest::ENTRY_LIMIT;
 
 use crate::ui::gguf_pane;
@@ -343,6 +344,12 @@ struct Ui {
     error: RwSignal<Option<String>>,
     saved: StoredValue<Option<JsValue>, LocalStorage>,
     saved_name: RwSignal<Option<String>>,
+    /// The upgrade check: the two releases (tags), its results so far,
+    /// and whether it runs.
+    upgrade_from: RwSignal<String>,
+    upgrade_to: RwSignal<String>,
+    upgrade: RwSignal<Vec<ModelResult>>,
+    upgrading: RwSignal<bool>,
 }
 
 impl Ui {
@@ -524,6 +531,139 @@ impl Ui {
     }
 }
 
+impl Ui {
+    /// Renders every listed model's standard conversations under the two
+    /// chosen releases, one model at a time, each result shown as it comes.
+    async fn check_upgrade(self) {
+        let store = self.store;
+        if self.busy.get_untracked() {
+            return self.note.set(Some((store.t("store.busy").to_string(), 0)));
+        }
+        let Some(rows) = self.rows.get_untracked() else {
+            return;
+        };
+        let Some(mut r) = self.reader.try_update_value(Option::take).flatten() else {
+            return;
+        };
+        let release = |t: String| changes::Release::parse(&t).unwrap_or_default();
+        let releases = [
+            release(self.upgrade_from.get_untracked()),
+            release(self.upgrade_to.get_untracked()),
+        ];
+        self.busy.set(true);
+        self.upgrading.set(true);
+        self.upgrade.set(Vec::new());
+        let base = store.state.get_untracked();
+        let today = crate::ui::browser::today();
+        for row in rows {
+            let result = match r.load(&row.name).await {
+                Err(refusal) => upgrade::refused(&row.name, &refusal.message),
+                Ok(m) => {
+                    let file = match &m.model {
+                        Some(b) => r.folder.file(&b.path).await.ok().flatten(),
+                        None => None,
+                    };
+                    let gguf = match file {
+                        Some(f) => gguf_pane::read_metadata(f).await.ok(),
+                        None => None,
+                    };
+                    upgrade::check_model(&base, &row.name, &m, gguf.as_ref(), releases, &today)
+                }
+            };
+            self.upgrade.update(|v| v.push(result));
+        }
+        self.reader.set_value(Some(r));
+        self.upgrading.set(false);
+        self.busy.set(false);
+    }
+}
+
+/// The upgrade check's two release pickers, its button and its lines.
+fn upgrade_view(ui: Ui) -> impl IntoView {
+    let store = ui.store;
+    let options = move |chosen: RwSignal<String>| {
+        changes::Release::SUPPORTED
+            .iter()
+            .rev()
+            .map(|r| {
+                let tag = r.tag;
+                view! {
+                    <option value=tag selected=move || chosen.get() == tag>
+                        {tag}
+                    </option>
+                }
+            })
+            .collect_view()
+    };
+    let picker = move |label: &'static str, testid: &'static str, chosen: RwSignal<String>| {
+        view! {
+            <label>
+                {move || store.t(label)} " "
+                <select data-testid=testid on:change=move |ev| chosen.set(event_target_value(&ev))>
+                    {options(chosen)}
+                </select>
+            </label>
+        }
+    };
+    let lines = move || {
+        ui.upgrade
+            .get()
+            .into_iter()
+            .map(|m| {
+                view! {
+                    <li
+                        data-testid="upgrade-result"
+                        data-model=m.name.clone()
+                        data-result=m.verdict.as_str()
+                        class=format!("upgrade-{}", m.verdict.as_str())
+                    >
+                        <code>{m.line}</code>
+                    </li>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <details class="upgrade-check" data-testid="upgrade-check">
+            <summary>{move || store.t("store.upgrade")}</summary>
+            <p class="hint">{move || store.t("store.upgrade_hint")}</p>
+            <div class="row wrap">
+                {picker("store.upgrade_from", "upgrade-from", ui.upgrade_from)}
+                {picker("store.upgrade_to", "upgrade-to", ui.upgrade_to)}
+                <button
+                    type="button"
+                    data-testid="upgrade-run"
+                    disabled=move || ui.busy.get()
+                    on:click=move |_| spawn_local(ui.check_upgrade())
+                >
+                    {move || store.t("store.upgrade_run")}
+                </button>
+            </div>
+            <ul class="upgrade-lines" data-testid="upgrade-lines" aria-busy=move || ui.upgrading.get().to_string()>
+                {lines}
+            </ul>
+            {move || {
+                (!ui.upgrading.get() && !ui.upgrade.with(Vec::is_empty))
+                    .then(|| {
+                        let (same, other): (Vec<_>, Vec<_>) = ui
+                            .upgrade
+                            .get()
+                            .into_iter()
+                            .partition(|m| m.verdict == runtime::upgrade::Verdict::Same);
+                        view! {
+                            <p class="note" role="status" data-testid="upgrade-summary">
+                                {store.tf(
+                                    "store.upgrade_done",
+                                    &[("same", &same.len().to_string()), ("other", &other.len().to_string())],
+                                )}
+                            </p>
+                        }
+                    })
+            }}
+        </details>
+    }
+}
+
 /// The button, the list and its messages.
 #[component]
 pub fn StorePane() -> impl IntoView {
@@ -539,6 +679,16 @@ pub fn StorePane() -> impl IntoView {
         error: RwSignal::new(None),
         saved: StoredValue::new_local(None),
         saved_name: RwSignal::new(None),
+        upgrade_from: RwSignal::new(
+            store
+                .state
+                .with_untracked(|s| changes::Release::parse(&s.ollama).unwrap_or_default())
+                .tag
+                .to_string(),
+        ),
+        upgrade_to: RwSignal::new(changes::Release::NEWEST.tag.to_string()),
+        upgrade: RwSignal::new(Vec::new()),
+        upgrading: RwSignal::new(false),
     };
     let input = NodeRef::<html::Input>::new();
     let picker = has_picker();
@@ -715,6 +865,7 @@ pub fn StorePane() -> impl IntoView {
                     })
             }}
             {table}
+            {move || ui.rows.with(Option::is_some).then(|| upgrade_view(ui))}
             {move || {
                 let lines = ui.skipped.get();
                 (!lines.is_empty())

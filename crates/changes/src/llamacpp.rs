@@ -3,9 +3,12 @@
 //! `common/chat.cpp` and its handlers, `tools/server/`, `src/llama-vocab.cpp`,
 //! `src/unicode.cpp`).
 //!
-//! Builds are llama.cpp's release tags (`b10488`). The three supported
-//! today: b10434, which Ollama v0.32.14 compiles (not published on PyPI;
-//! read from 10435's tree, the nearest published build above it, after
+//! Builds are llama.cpp's release tags (`b10488`). Supported today:
+//! b10353, which Ollama v0.32.8 and v0.32.9 compile (not on PyPI either:
+//! read from 10355's tree; the ported files are equal in 10338 and 10355
+//! but for the Muse Glimmer handler, which b10353 has, and no row
+//! separates it from b10380), b10380 (Ollama v0.32.10 to v0.32.13),
+//! b10434, which Ollama v0.32.14 compiles (not published on PyPI; read from 10435's tree, the nearest published build above it, after
 //! checking that 10429's, the nearest below, differs from it in nothing
 //! these rows or the goldens reach but the reasoning-effort change, which
 //! b10434's changelog lists), b10488 (commit 9d77fa17, 2026-08-18), which
@@ -29,6 +32,8 @@ use std::fmt;
 pub struct Build(pub u32);
 
 impl Build {
+    /// b10353: what Ollama v0.32.8-rc0 to v0.32.9 compile.
+    pub const B10353: Build = Build(10353);
     /// b10380: what Ollama v0.32.10 to v0.32.13 compile.
     pub const B10380: Build = Build(10380);
     /// b10434: what Ollama v0.32.14 compiles (not published on PyPI: the
@@ -41,8 +46,13 @@ impl Build {
     /// The newest supported build: the default.
     pub const NEWEST: Build = Build::B11312;
     /// Every build whose behaviour is reproduced, oldest first.
-    pub const SUPPORTED: &'static [Build] =
-        &[Build::B10380, Build::B10434, Build::B10488, Build::B11312];
+    pub const SUPPORTED: &'static [Build] = &[
+        Build::B10353,
+        Build::B10380,
+        Build::B10434,
+        Build::B10488,
+        Build::B11312,
+    ];
 
     /// A supported build from its tag (`b10488`) or number; anything else
     /// is an error that lists the supported builds.

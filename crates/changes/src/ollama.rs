@@ -164,11 +164,32 @@ impl Release {
         commit: "0bb09259203ff8f6d361faae1d40c4f83d2a99f7",
         llama_cpp: Build::B10488,
     };
+    /// v0.32.9 (commit 1d5febe, 2026-08-10): llama.cpp b10353.
+    pub const V0_32_9: Release = Release {
+        tag: "0.32.9",
+        commit: "1d5febee105f00c430e19214b7b7b620cf186f98",
+        llama_cpp: Build::B10353,
+    };
+    /// v0.32.8 (commit 4f066a6, 2026-08-10): llama.cpp b10353.
+    pub const V0_32_8: Release = Release {
+        tag: "0.32.8",
+        commit: "4f066a6fb0c05d7dcf68e02858a5ddd399af716a",
+        llama_cpp: Build::B10353,
+    };
+    /// v0.32.8-rc0: the same commit as v0.32.8.
+    pub const V0_32_8_RC0: Release = Release {
+        tag: "0.32.8-rc0",
+        commit: "4f066a6fb0c05d7dcf68e02858a5ddd399af716a",
+        llama_cpp: Build::B10353,
+    };
     /// The newest supported release: the default.
     pub const NEWEST: Release = Release::V0_33_0_RC2;
     /// Every release whose behaviour is reproduced, oldest first
     /// (COMPATIBILITY.md, "Ollama releases", says which differ and how).
     pub const SUPPORTED: &'static [Release] = &[
+        Release::V0_32_8_RC0,
+        Release::V0_32_8,
+        Release::V0_32_9,
         Release::V0_32_10_RC0,
         Release::V0_32_10_RC1,
         Release::V0_32_10,
@@ -232,6 +253,48 @@ impl Release {
 
 change_table! {
     Runtime::Ollama, "Every row, oldest first.";
+    NEMOTRON3NANO_TEMPLATE_SYNC = "nemotron3nano_template_sync", "renderer",
+        (number(32, 8, None), number(32, 9, None)),
+        "PR #17060, commit bb7bba885",
+        "model/renderers/nemotron3nano.go Render, formatArgValue",
+        new: "the prompt follows the model's updated template: no leading blank lines, no blank line after the system turn or before the generation prompt, user and system turns lose /think and /no_think and surrounding whitespace, a leading tool result opens no user turn, scalar tool-call arguments print as True, False and None",
+        old: "the prompt starts with three newlines, a blank line follows the system turn and precedes the generation prompt, user and system turns are written as given, a leading tool result opens a user turn, scalar arguments print with Go's %v (true, <nil>)";
+    NEMOTRON35_RENDERER = "nemotron35_renderer", "renderer",
+        (number(32, 8, None), number(32, 9, None)),
+        "commit 1d5febee1",
+        "model/renderers/renderer.go rendererForName",
+        new: "the nemotron-3.5-nano renderer exists",
+        old: "RENDERER nemotron-3.5-nano is an unknown renderer";
+    GLIMMER_ATEM_NAME_RECOVERY = "glimmer_atem_name_recovery", "parser",
+        (number(32, 8, None), number(32, 9, None)),
+        "PR #17664, commit 400164d47",
+        "model/parsers/glimmer.go glimmerCutInvokeName",
+        new: "a <|message|> token the model writes in place of an ATEM invoke name's \"> ends the name, and the call parses",
+        old: "an ATEM invoke name runs to the first \"> and then loses its <|message|> tokens, so a token in place of the terminator fails the call (\"malformed ATEM parameter\")";
+    REPEAT_PENALTY_DEFAULT_1 = "repeat_penalty_default_1", "options",
+        (number(32, 9, None), number(32, 10, Some(0))),
+        "commit 6a261db7d",
+        "api/types.go DefaultOptions",
+        new: "repeat_penalty defaults to 1.0 (no penalty)",
+        old: "repeat_penalty defaults to 1.1";
+    RESPONSES_WEB_SEARCH = "responses_web_search", "route",
+        (number(32, 9, None), number(32, 10, Some(0))),
+        "PR #17686, commit b6b1b258c",
+        "openai/responses.go FromResponsesRequest, unmarshalResponsesInputItem (/v1/responses)",
+        new: "a {\"type\": \"web_search\"} tool becomes Ollama's own web_search function (a client function of that name is dropped beside it) and web_search_call input items are taken and left out of the chat",
+        old: "a web_search tool passes through as a function with no name, and a web_search_call input item is a 400 (unknown input item type)";
+    RESPONSES_MERGE_REPLAYED_ASSISTANT = "responses_merge_replayed_assistant", "route",
+        (number(32, 9, None), number(32, 10, Some(0))),
+        "PR #17686, commit b6b1b258c",
+        "openai/responses.go FromResponsesRequest (/v1/responses)",
+        new: "an assistant message replayed between a function_call and its function_call_output joins the tool-call message (content after a newline, images, thinking), so the result follows its call",
+        old: "that assistant message stays a turn of its own between the call and its result";
+    RESPONSES_STREAM_ITEMS = "responses_stream_items", "route",
+        (number(32, 9, None), number(32, 10, Some(0))),
+        "PR #17686, commit b6b1b258c",
+        "openai/responses.go ResponsesStreamConverter (/v1/responses, streamed)",
+        new: "each streamed item gets its own output_index, thinking after a tool call opens a new reasoning item, and the final output lists every completed item in order",
+        old: "a second tool call in a later chunk reuses output_index 0, thinking after a tool call adds to the first reasoning item, and the final output lists only the function calls when there are any";
     OPENAI_REASONING_EFFORT_CLAMP = "openai_reasoning_effort_clamp", "route",
         (number(32, 10, None), number(32, 11, None)),
         "PR #17594, commit 01d04d50f",
@@ -328,10 +391,13 @@ mod tests {
             assert_eq!(Release::parse(tag).unwrap().llama_cpp, Build::B10380);
         }
         assert_eq!(Release::NEWEST, *Release::SUPPORTED.last().unwrap());
-        let e = Release::parse("0.32.9").unwrap_err();
+        for tag in ["0.32.8-rc0", "0.32.8", "0.32.9"] {
+            assert_eq!(Release::parse(tag).unwrap().llama_cpp, Build::B10353);
+        }
+        let e = Release::parse("0.32.7").unwrap_err();
         assert_eq!(
             e,
-            "Ollama \"0.32.9\" is not a supported release (supported: every release from 0.32.10-rc0 to 0.33.0-rc2)"
+            "Ollama \"0.32.7\" is not a supported release (supported: every release from 0.32.8-rc0 to 0.33.0-rc2)"
         );
     }
 

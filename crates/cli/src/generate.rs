@@ -150,15 +150,18 @@ pub fn run(args: Args) -> Result<(), Failure> {
                     .unwrap_or_default();
                 let (now, n) = (clock.as_secs() as i64, clock.as_nanos() as u64);
                 let ids = ollama::compat::reply::random_ids(rc.route, n);
-                sink.writer = Some(ollama::compat::reply::Writer::for_route(
-                    rc.route,
-                    &rc.body,
-                    c.stream,
-                    c.include_usage,
-                    (&ids.0, &ids.1),
-                    now,
-                    n,
-                ));
+                sink.writer = Some(
+                    ollama::compat::reply::Writer::for_route(
+                        rc.route,
+                        &rc.body,
+                        c.stream,
+                        c.include_usage,
+                        (&ids.0, &ids.1),
+                        now,
+                        n,
+                    )
+                    .with_release(case.release),
+                );
             }
             Err(e) => {
                 let body = rc.error_body(e.status, &e.message, false);

@@ -120,7 +120,7 @@ pub fn run(
         rendered.explain.leading_bos.as_deref(),
         gguf.adds_bos(),
         field("options").unwrap_or(&Json::Null),
-        4096,
+        inference::Options::defaults_of(4096, &case.release),
         flag("truncate") != Some(false),
         flag("shift") != Some(false),
     );
@@ -316,7 +316,7 @@ pub fn prompt_tokens(case: &RenderCase, rendered: &Rendered, gguf: &Gguf) -> Res
         rendered.explain.leading_bos.as_deref(),
         gguf.adds_bos(),
         ollama::godecode::field(request, "options").unwrap_or(&Json::Null),
-        4096,
+        inference::Options::defaults_of(4096, &case.release),
         flag("truncate") != Some(false),
         flag("shift") != Some(false),
     )

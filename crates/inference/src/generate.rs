@@ -75,8 +75,8 @@ pub struct Prepared {
     pub tokens: PromptTokens,
 }
 
-/// Applies the request's `options` (a JSON object, or null) over Ollama's
-/// defaults, then turns the rendered prompt into llama-server's tokens:
+/// Applies the request's `options` (a JSON object, or null) over `defaults`
+/// (Ollama's, [`Options::defaults_of`]), then turns the rendered prompt into llama-server's tokens:
 /// Ollama's leading-BOS rule (`completionPrompt`), then [`prompt_tokens`].
 #[allow(clippy::too_many_arguments)]
 pub fn prepare(
@@ -85,11 +85,11 @@ pub fn prepare(
     leading_bos: Option<&str>,
     adds_bos: bool,
     options: &serde_json::Value,
-    default_num_ctx: i64,
+    defaults: Options,
     truncate: bool,
     shift: bool,
 ) -> Result<Prepared, Error> {
-    let mut opts = Options::defaults(default_num_ctx);
+    let mut opts = defaults;
     if let Some(map) = options.as_object() {
         opts.apply(map)?;
     }

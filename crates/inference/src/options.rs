@@ -1,5 +1,6 @@
 //! Ollama's request `options`, decoded as `api.Options.FromMap` does and
-//! defaulted as `api.DefaultOptions` (Ollama v0.33.0-rc2).
+//! defaulted as `api.DefaultOptions` (Ollama v0.33.0-rc2; an older release's
+//! defaults through [`Options::defaults_of`]).
 
 use crate::error::Error;
 use serde_json::{Map, Value};
@@ -65,6 +66,17 @@ impl Options {
             stop: Vec::new(),
             num_thread: 0,
         }
+    }
+
+    /// `api.DefaultOptions()` as `release` has it: before
+    /// `repeat_penalty_default_1` (Ollama 0.32.10-rc0) `repeat_penalty` is
+    /// 1.1.
+    pub fn defaults_of(num_ctx: i64, release: &changes::Release) -> Options {
+        let mut o = Options::defaults(num_ctx);
+        if !release.has(&changes::ollama::REPEAT_PENALTY_DEFAULT_1) {
+            o.repeat_penalty = 1.1;
+        }
+        o
     }
 
     /// Applies a request's `options` object over `self`, with
@@ -216,6 +228,33 @@ mod tests {
             (o.repeat_last_n, o.repeat_penalty, o.num_predict, o.seed),
             (64, 1.0, -1, -1)
         );
+    }
+
+    #[test]
+    fn a_release_before_0_32_10_rc0_penalizes_repeats_by_default() {
+        let release = |t: &str| changes::Release::parse(t).unwrap();
+        for (tag, want) in [
+            ("0.32.8-rc0", 1.1),
+            ("0.32.9", 1.1),
+            ("0.32.10-rc0", 1.0),
+            ("0.33.0-rc2", 1.0),
+        ] {
+            let o = Options::defaults_of(4096, &release(tag));
+            assert_eq!(o.repeat_penalty, want, "{tag}");
+            // the rest are the newest release's
+            assert_eq!(
+                Options {
+                    repeat_penalty: 1.0,
+                    ..o
+                },
+                Options::defaults(4096)
+            );
+        }
+        // a request's own value wins over either default
+        let mut o = Options::defaults_of(4096, &release("0.32.9"));
+        let v: Value = serde_json::from_str(r#"{"repeat_penalty": 1.0}"#).unwrap();
+        o.apply(v.as_object().unwrap()).unwrap();
+        assert_eq!(o.repeat_penalty, 1.0);
     }
 
     #[test]

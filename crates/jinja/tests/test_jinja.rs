@@ -49,6 +49,14 @@ fn test_jinja_table_b10380() {
     );
 }
 
+#[test]
+fn test_jinja_table_b10353() {
+    check(
+        include_str!("golden/test-jinja-b10353.jsonl"),
+        Build::B10353,
+    );
+}
+
 fn check(text: &str, build: Build) {
     let mut total = 0;
     let mut mismatches = Vec::new();

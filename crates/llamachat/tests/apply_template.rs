@@ -5,7 +5,8 @@
 //! models/templates and a set of conversations each, at each build
 //! (`apply-template.jsonl` b11312, `apply-template-b10488.jsonl` b10488,
 //! `apply-template-b10434.jsonl` b10434, recorded from 10435's tree,
-//! `apply-template-b10380.jsonl` b10380):
+//! `apply-template-b10380.jsonl` b10380, `apply-template-b10353.jsonl`
+//! b10353, recorded from 10355's tree):
 //! the prompt, or the status and error body, must be equal byte for byte.
 //! A case with `"server"` was recorded with media allowed (a projector
 //! loaded). `ONLY=<template>` narrows the run, `SHOW=1` prints every
@@ -40,6 +41,11 @@ fn apply_template_goldens_b10434() {
 #[test]
 fn apply_template_goldens_b10380() {
     check("apply-template-b10380.jsonl", changes::Build::B10380);
+}
+
+#[test]
+fn apply_template_goldens_b10353() {
+    check("apply-template-b10353.jsonl", changes::Build::B10353);
 }
 
 fn check(file: &str, build: changes::Build) {

@@ -120,10 +120,9 @@ impl Handler {
         let chat = setup.endpoint == Endpoint::Chat;
         let mut builtin = None;
         if !setup.parser.is_empty() && (chat || !setup.raw) {
-            builtin = parsers::parser_for_name(&setup.parser);
+            builtin = parsers::parser_for_name_in(&setup.parser, setup.release);
             match &mut builtin {
                 Some(p) => {
-                    p.set_release(&changes::Rules::of_release(setup.release));
                     if chat {
                         p.init(
                             &setup.tools,

@@ -236,10 +236,6 @@ fn fail(status: u16, message: impl Into<String>, explain: &Explain) -> Failure {
     }
 }
 
-fn parser_caps(name: &str) -> Option<(bool, bool)> {
-    parsers::parser_capabilities(name)
-}
-
 /// Renders a request to the prompt Ollama would hand the runner.
 pub fn render(
     endpoint: Endpoint,
@@ -270,7 +266,7 @@ fn load(model: &Model, settings: &Settings, ex: &mut Explain) -> R<Loaded> {
     ex.source_rule = loaded.selection_rule.clone();
     ex.vars = loaded.template.vars().to_vec();
     ex.response_appended = loaded.template.response_appended();
-    ex.capabilities = loaded.capabilities(parser_caps);
+    ex.capabilities = loaded.capabilities(parsers::parser_capabilities);
     Ok(loaded)
 }
 
@@ -1150,7 +1146,7 @@ pub fn answer_setup(
     if harmony && parser.is_empty() {
         parser = "harmony".into();
     }
-    let caps = loaded.capabilities(parser_caps);
+    let caps = loaded.capabilities(parsers::parser_capabilities);
     // harmony's `max` → `high`, then the capability check's default
     let think_for = |t: Option<Think>, model_req: &str, relax: bool| {
         let mut t = match t {

@@ -3,8 +3,8 @@
 //! openai-effort-<tag>.jsonl` hold what `openai.FromChatRequest` and
 //! `openai.FromResponsesRequest` returned at v0.32.10, v0.32.11 and
 //! v0.33.0-rc2 for 24 bodies (README.md there). Each supported release is
-//! checked against a recording that no `route` row of
-//! `changes::ollama::TABLE` separates from it.
+//! checked against a recording that has the same reasoning-effort row
+//! (`openai_reasoning_effort_clamp`) in effect.
 
 use ollama::compat::{self, Env, Route};
 
@@ -19,7 +19,13 @@ fn every_supported_release_converts_reasoning_effort_as_its_go_code_did() {
     let mut failures = Vec::new();
     let mut checked = 0;
     for release in changes::Release::SUPPORTED {
-        let tag = recording_for(*release, &RECORDED, "route");
+        let tag = recording_for(
+            *release,
+            &RECORDED,
+            // the one row these bodies reach (none names web search or
+            // replays an assistant message between a call and its output)
+            &[&changes::ollama::OPENAI_REASONING_EFFORT_CLAMP],
+        );
         for c in lines(&format!("openai-effort-{tag}.jsonl")) {
             let id = c["id"].as_str().unwrap();
             let route = match c["route"].as_str() {

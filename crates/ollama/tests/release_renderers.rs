@@ -49,7 +49,9 @@ fn every_supported_release_renders_as_its_go_code_did() {
 #[test]
 fn glimmer_reasoning_in_system_messages_per_release() {
     // only glimmer's renderer is in this set
-    check("renderers-extra", |c| c.id.starts_with("glimmer"));
+    check("renderers-extra", |c| {
+        c.area == "renderer" && c.id.starts_with("glimmer")
+    });
 }
 
 /// Checks a set at every supported release; `rows` are the rows of

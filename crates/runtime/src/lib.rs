@@ -22,6 +22,7 @@ pub use changes::{Build, Release};
 pub mod diff;
 pub mod llama_server;
 pub mod transformers;
+pub mod upgrade;
 
 /// A runtime and its version: what renders a case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -647,7 +647,8 @@ fn work(
                     now_secs(),
                     n,
                 )
-                .with_body_text(&value, value_text),
+                .with_body_text(&value, value_text)
+                .with_release(rc.release),
             )
         }
         _ => None,

@@ -333,7 +333,7 @@ async fn run(state: Rc<RefCell<State>>, job: Job) {
             job.leading_bos.as_deref(),
             l.adds_bos,
             &job.options,
-            job.default_num_ctx,
+            inference::Options::defaults_of(job.default_num_ctx, &job.release()),
             job.truncate,
             job.shift,
         )

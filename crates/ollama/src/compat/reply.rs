@@ -194,6 +194,15 @@ impl Writer {
         w
     }
 
+    /// The writer as an Ollama release writes (the Responses stream's
+    /// items, `responses_stream_items`).
+    pub fn with_release(mut self, release: changes::Release) -> Writer {
+        if let Some(r) = &mut self.responses {
+            r.set_release(release);
+        }
+        self
+    }
+
     /// The body's text, where it is known (a server has it): Anthropic's
     /// token estimate counts tool schemas as written.
     pub fn with_body_text(mut self, body: &Json, text: &str) -> Writer {

@@ -101,6 +101,14 @@ pub(crate) struct Responses {
     reasoning_item_id: String,
     reasoning_started: bool,
     completed: Vec<J>,
+    /// Before `responses_stream_items` (Ollama 0.32.10-rc0): one reasoning
+    /// item, function calls that do not move the output index, and a final
+    /// output of the reasoning, then the calls or else the message.
+    before_items: bool,
+    /// (before) The reasoning item was closed.
+    reasoning_done: bool,
+    /// (before) The function calls, for the final output.
+    tool_call_items: Vec<J>,
 }
 
 impl Responses {
@@ -130,7 +138,15 @@ impl Responses {
             reasoning_item_id: String::new(),
             reasoning_started: false,
             completed: Vec::new(),
+            before_items: false,
+            reasoning_done: false,
+            tool_call_items: Vec::new(),
         }
+    }
+
+    /// The converter as a release has it (`responses_stream_items`).
+    pub(crate) fn set_release(&mut self, release: changes::Release) {
+        self.before_items = !release.has(&changes::ollama::RESPONSES_STREAM_ITEMS);
     }
 
     /// `rand.Intn(999999)`, from our own generator.
@@ -298,11 +314,22 @@ impl Responses {
     }
 
     fn finish_reasoning(&mut self) -> Vec<(String, J)> {
-        if !self.reasoning_started {
+        if !self.reasoning_started || (self.before_items && self.reasoning_done) {
             return Vec::new();
         }
-        let id = std::mem::take(&mut self.reasoning_item_id);
-        let thinking = std::mem::take(&mut self.accumulated_thinking);
+        let (id, thinking) = if self.before_items {
+            // the item stays open to later thinking
+            self.reasoning_done = true;
+            (
+                self.reasoning_item_id.clone(),
+                self.accumulated_thinking.clone(),
+            )
+        } else {
+            (
+                std::mem::take(&mut self.reasoning_item_id),
+                std::mem::take(&mut self.accumulated_thinking),
+            )
+        };
         let oi = self.output_index;
         let item = m(vec![
             ("id", J::s(&id)),
@@ -316,8 +343,10 @@ impl Responses {
             ),
             ("encrypted_content", J::s(&thinking)),
         ]);
-        self.completed.push(item.clone());
-        self.reasoning_started = false;
+        if !self.before_items {
+            self.completed.push(item.clone());
+            self.reasoning_started = false;
+        }
         self.output_index += 1;
         vec![
             self.event(
@@ -355,20 +384,27 @@ impl Responses {
                 ])
             };
             let done = item("completed", &args);
-            self.completed.push(done.clone());
+            if self.before_items {
+                self.tool_call_items.push(done.clone());
+            } else {
+                self.completed.push(done.clone());
+            }
             let added = item("in_progress", "");
             events.push(self.event(
                 "response.output_item.added",
                 vec![("output_index", J::int(oi)), ("item", added)],
             ));
-            events.push(self.event(
-                "response.function_call_arguments.delta",
-                vec![
-                    ("item_id", J::s(&id)),
-                    ("output_index", J::int(oi)),
-                    ("delta", J::s(&args)),
-                ],
-            ));
+            // (before: no delta for empty arguments)
+            if !self.before_items || !args.is_empty() {
+                events.push(self.event(
+                    "response.function_call_arguments.delta",
+                    vec![
+                        ("item_id", J::s(&id)),
+                        ("output_index", J::int(oi)),
+                        ("delta", J::s(&args)),
+                    ],
+                ));
+            }
             events.push(self.event(
                 "response.function_call_arguments.done",
                 vec![
@@ -382,7 +418,9 @@ impl Responses {
                 vec![("output_index", J::int(oi)), ("item", done)],
             ));
         }
-        self.output_index += calls.len() as i64;
+        if !self.before_items {
+            self.output_index += calls.len() as i64;
+        }
         events
     }
 
@@ -432,6 +470,33 @@ impl Responses {
         events
     }
 
+    /// `buildFinalOutput` before `responses_stream_items`: the reasoning
+    /// item, then the function calls, or else the message.
+    fn final_output_before_items(&self, text: &str) -> Vec<J> {
+        let mut output = Vec::new();
+        if self.reasoning_started {
+            let thinking = &self.accumulated_thinking;
+            output.push(m(vec![
+                ("id", J::s(&self.reasoning_item_id)),
+                ("type", J::s("reasoning")),
+                (
+                    "summary",
+                    J::Arr(vec![m(vec![
+                        ("type", J::s("summary_text")),
+                        ("text", J::s(thinking)),
+                    ])]),
+                ),
+                ("encrypted_content", J::s(thinking)),
+            ]));
+        }
+        if !self.tool_call_items.is_empty() {
+            output.extend(self.tool_call_items.iter().cloned());
+        } else if self.content_started {
+            output.push(message_item(&self.item_id, text));
+        }
+        output
+    }
+
     fn completion(&mut self, r: &Json) -> Vec<(String, J)> {
         let mut events = self.finish_reasoning();
         let text = self.accumulated_text.clone();
@@ -479,10 +544,15 @@ impl Responses {
                 m(vec![("reasoning_tokens", J::int(0))]),
             ),
         ]);
-        let mut output = self.completed.clone();
-        if self.content_started {
-            output.push(message_item(&self.item_id, &text));
-        }
+        let output = if self.before_items {
+            self.final_output_before_items(&text)
+        } else {
+            let mut output = self.completed.clone();
+            if self.content_started {
+                output.push(message_item(&self.item_id, &text));
+            }
+            output
+        };
         // append([]any(nil), ...) of nothing stays nil: `"output":null`
         let mut response = self.response_object("completed", output, usage);
         if let J::Obj(o) = &mut response {

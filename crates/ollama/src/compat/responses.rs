@@ -151,26 +151,36 @@ static TOOL_T: Struct = Struct {
 };
 static TOOL: Ty = Ty::Struct(&TOOL_T);
 
-static REQUEST_T: Struct = Struct {
-    name: "ResponsesRequest",
-    go: "openai.ResponsesRequest",
-    fields: &[
-        ("model", Ty::Str),
-        ("background", Ty::Bool),
-        ("conversation", Ty::Raw),
-        ("include", Ty::Slice(&Ty::Str, "[]string")),
-        ("input", Ty::Custom(input)),
-        ("instructions", Ty::Str),
-        ("max_output_tokens", Ty::Ptr(&Ty::Int)),
-        ("reasoning", Ty::Struct(&REASONING_T)),
-        ("temperature", Ty::Ptr(&Ty::F64)),
-        ("text", Ty::Ptr(&TEXT)),
-        ("top_p", Ty::Ptr(&Ty::F64)),
-        ("truncation", Ty::Ptr(&Ty::Str)),
-        ("tools", Ty::Slice(&TOOL, "[]openai.ResponsesTool")),
-        ("stream", Ty::Ptr(&Ty::Bool)),
-    ],
-};
+/// `openai.ResponsesRequest`, its `input` decoded by `$input`.
+macro_rules! request_struct {
+    ($input:expr) => {
+        Struct {
+            name: "ResponsesRequest",
+            go: "openai.ResponsesRequest",
+            fields: &[
+                ("model", Ty::Str),
+                ("background", Ty::Bool),
+                ("conversation", Ty::Raw),
+                ("include", Ty::Slice(&Ty::Str, "[]string")),
+                ("input", Ty::Custom($input)),
+                ("instructions", Ty::Str),
+                ("max_output_tokens", Ty::Ptr(&Ty::Int)),
+                ("reasoning", Ty::Struct(&REASONING_T)),
+                ("temperature", Ty::Ptr(&Ty::F64)),
+                ("text", Ty::Ptr(&TEXT)),
+                ("top_p", Ty::Ptr(&Ty::F64)),
+                ("truncation", Ty::Ptr(&Ty::Str)),
+                ("tools", Ty::Slice(&TOOL, "[]openai.ResponsesTool")),
+                ("stream", Ty::Ptr(&Ty::Bool)),
+            ],
+        }
+    };
+}
+
+static REQUEST_T: Struct = request_struct!(input);
+/// Before `responses_web_search` (Ollama 0.32.10-rc0): no
+/// `web_search_call` input items.
+static REQUEST_BEFORE_WEB_SEARCH_T: Struct = request_struct!(input_before_web_search);
 
 fn un(v: &Json, st: &'static Struct) -> Result<Json, GoErr> {
     Ok(godecode::unmarshal(v, &Ty::Struct(st))?.unwrap_or(Json::Object(Map::new())))
@@ -217,7 +227,7 @@ fn contents(raw: Option<&Json>, what: &str) -> Result<Option<Vec<Json>>, GoErr> 
 }
 
 /// `unmarshalResponsesInputItem`.
-fn item(v: &Json) -> Result<Json, GoErr> {
+fn item(v: &Json, web_search: bool) -> Result<Json, GoErr> {
     let tr = un(v, &TYPE_ROLE_T)?;
     let tr = Got::of(Some(&tr));
     let mut kind = tr.str("type").to_string();
@@ -277,7 +287,7 @@ fn item(v: &Json) -> Result<Json, GoErr> {
             Json::Object(m)
         }
         "reasoning" => un(v, &REASONING_INPUT_T)?,
-        "web_search_call" => un(v, &WEB_SEARCH_CALL_T)?,
+        "web_search_call" if web_search => un(v, &WEB_SEARCH_CALL_T)?,
         "" => return Err(GoErr::msg("input item missing required 'type' field")),
         other => {
             return Err(GoErr::msg(format!(
@@ -292,6 +302,15 @@ fn item(v: &Json) -> Result<Json, GoErr> {
 
 /// `ResponsesInput.UnmarshalJSON`.
 fn input(v: &Json) -> Result<Option<Json>, GoErr> {
+    input_with(v, true)
+}
+
+/// `ResponsesInput.UnmarshalJSON` before `responses_web_search`.
+fn input_before_web_search(v: &Json) -> Result<Option<Json>, GoErr> {
+    input_with(v, false)
+}
+
+fn input_with(v: &Json, web_search: bool) -> Result<Option<Json>, GoErr> {
     match v {
         Json::String(s) => return Ok(Some(serde_json::json!({ "text": s }))),
         Json::Null => return Ok(Some(serde_json::json!({ "text": "" }))),
@@ -300,7 +319,7 @@ fn input(v: &Json) -> Result<Option<Json>, GoErr> {
     let items = raw_list(v, "input")?;
     let mut out = Vec::with_capacity(items.len());
     for (i, x) in items.iter().enumerate() {
-        out.push(item(x).map_err(|e| GoErr::msg(format!("input[{i}]: {e}")))?);
+        out.push(item(x, web_search).map_err(|e| GoErr::msg(format!("input[{i}]: {e}")))?);
     }
     Ok(Some(serde_json::json!({ "items": out })))
 }
@@ -406,7 +425,20 @@ pub(crate) fn convert(
     body: &Json,
     rules: &changes::Rules,
 ) -> Result<(Endpoint, J, Flags), Refused> {
-    let v = bind(body, &REQUEST_T)?;
+    // the web-search rows are consulted only where a request names it
+    let web_search = if body.to_string().contains("web_search") {
+        rules.on(&changes::ollama::RESPONSES_WEB_SEARCH)
+    } else {
+        rules.has(&changes::ollama::RESPONSES_WEB_SEARCH)
+    };
+    let v = bind(
+        body,
+        if web_search {
+            &REQUEST_T
+        } else {
+            &REQUEST_BEFORE_WEB_SEARCH_T
+        },
+    )?;
     let r = Got::of(Some(&v));
     let mut messages: Vec<ApiMessage> = Vec::new();
     if !r.str("instructions").is_empty() {
@@ -445,6 +477,7 @@ pub(crate) fn convert(
                         if last.role == "assistant"
                             && !calls.is_empty()
                             && calls.iter().any(|c| c.id == output_call_id)
+                            && rules.on(&changes::ollama::RESPONSES_MERGE_REPLAYED_ASSISTANT)
                         {
                             if !last.content.is_empty() && !msg.content.is_empty() {
                                 last.content.push('\n');
@@ -530,13 +563,14 @@ pub(crate) fn convert(
     }
     let think = think_from_effort(r.sub("reasoning").str("effort"), rules, false)?;
     let tool_list = r.list("tools");
-    let has_web_search = tool_list
-        .iter()
-        .any(|t| Got::of(Some(t)).str("type") == "web_search");
+    let has_web_search = web_search
+        && tool_list
+            .iter()
+            .any(|t| Got::of(Some(t)).str("type") == "web_search");
     let mut tools = Vec::new();
     for t in tool_list {
         let g = Got::of(Some(t));
-        if g.str("type") == "web_search" {
+        if web_search && g.str("type") == "web_search" {
             tools.push(marshal::web_search_tool(
                 "Search the web for current information.",
                 "The search query.",

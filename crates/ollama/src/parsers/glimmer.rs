@@ -76,6 +76,12 @@ pub struct GlimmerParser {
     /// either becomes a tool call or streams as content — never half of
     /// each.
     content_streamed: bool,
+
+    /// Before `glimmer_atem_name_recovery` (Ollama 0.32.9): the invoke name
+    /// ends at the first `">` and only then loses its `<|message|>` tokens.
+    before_name_recovery: bool,
+    /// Whether an invoke name was read that the two behaviours read apart.
+    name_recovery_reached: bool,
 }
 
 /// `tools[name].Function.Name != ""`.
@@ -169,6 +175,18 @@ impl Parser for GlimmerParser {
 
     fn has_thinking_support(&self) -> bool {
         true
+    }
+
+    fn set_release(&mut self, rules: &changes::Rules) {
+        self.before_name_recovery = !rules.has(&changes::ollama::GLIMMER_ATEM_NAME_RECOVERY);
+    }
+
+    fn rows_reached(&self) -> Vec<&'static changes::Change> {
+        if self.name_recovery_reached {
+            vec![&changes::ollama::GLIMMER_ATEM_NAME_RECOVERY]
+        } else {
+            Vec::new()
+        }
     }
 }
 
@@ -412,13 +430,14 @@ impl GlimmerParser {
         {
             return None;
         }
-        let (resolved, ok) =
-            glimmer_resolve_tool_name(&self.tools, &glimmer_atem_invoke_name(trimmed));
+        let name = glimmer_atem_invoke_name(trimmed, self.before_name_recovery);
+        self.note_name_recovery(trimmed);
+        let (resolved, ok) = glimmer_resolve_tool_name(&self.tools, &name);
         if !ok {
             return None;
         }
         let tool = self.tools.get(&resolved).cloned().unwrap_or_default();
-        let (_, args) = parse_glimmer_atem(trimmed, &tool).ok()?;
+        let (_, args) = parse_glimmer_atem(trimmed, &tool, self.before_name_recovery).ok()?;
         Some(self.new_tool_call(&resolved, args))
     }
 
@@ -437,7 +456,8 @@ impl GlimmerParser {
         }
         let tool = self.tools.get(&recipient).cloned().unwrap_or_default();
 
-        let (name, args) = parse_glimmer_atem(body, &tool)
+        self.note_name_recovery(body);
+        let (name, args) = parse_glimmer_atem(body, &tool, self.before_name_recovery)
             .map_err(|e| format!("parse Glimmer call to {}: {e}", self.recipient))?;
         let (resolved, ok) = glimmer_resolve_tool_name(&self.tools, &name);
         if !ok || resolved != recipient {
@@ -448,6 +468,17 @@ impl GlimmerParser {
             ));
         }
         Ok(self.new_tool_call(&recipient, args))
+    }
+
+    /// Notes whether the two releases' invoke-name readings part on `body`
+    /// (`glimmer_atem_name_recovery`).
+    fn note_name_recovery(&mut self, body: &str) {
+        if let Some(i) = body.find(GLIMMER_ATEM_INVOKE_OPEN) {
+            let after = &body[i + GLIMMER_ATEM_INVOKE_OPEN.len()..];
+            if cut_invoke_name(after, true) != cut_invoke_name(after, false) {
+                self.name_recovery_reached = true;
+            }
+        }
     }
 
     /// `newToolCall`.
@@ -476,7 +507,7 @@ fn glimmer_body_terminator(s: &str) -> Option<(usize, usize)> {
 /// `glimmerATEMInvokeName`: the invoke element's function name from a body
 /// already known to carry the ATEM wrapper, or `""` when the invoke is
 /// malformed.
-fn glimmer_atem_invoke_name(body: &str) -> String {
+fn glimmer_atem_invoke_name(body: &str, before_name_recovery: bool) -> String {
     // The wrapper's open and close cannot overlap (each has its only `<`
     // first, and they differ there): the slice is in order.
     let inner = trim_space(
@@ -485,7 +516,7 @@ fn glimmer_atem_invoke_name(body: &str) -> String {
     let Some(after) = inner.strip_prefix(GLIMMER_ATEM_INVOKE_OPEN) else {
         return String::new();
     };
-    match glimmer_cut_invoke_name(after) {
+    match cut_invoke_name(after, before_name_recovery) {
         Some((name, _)) => name,
         None => String::new(),
     }
@@ -528,6 +559,19 @@ fn glimmer_cut_invoke_name(s: &str) -> Option<(String, &str)> {
     Some((b, rest))
 }
 
+/// The invoke name as a release reads it: before
+/// `glimmer_atem_name_recovery` (Ollama 0.32.9), `strings.Cut` at the
+/// first `">` and `glimmerTrimStrayMessageTag` (every `<|message|>` removed
+/// from the name), so a token in place of the terminator leaves the cut to
+/// a later `">`.
+fn cut_invoke_name(s: &str, before_name_recovery: bool) -> Option<(String, &str)> {
+    if !before_name_recovery {
+        return glimmer_cut_invoke_name(s);
+    }
+    let (name, rest) = s.split_once("\">")?;
+    Some((name.replace(GLIMMER_MESSAGE_TAG, ""), rest))
+}
+
 /// `glimmerResolveToolName`: resolves a recipient or ATEM invoke name to a
 /// declared tool name. Exact matches win. The chat template derives a
 /// namespace from the first dot-component of each declared tool name and
@@ -568,6 +612,7 @@ fn glimmer_tools_by_name(tools: &[Tool]) -> ToolsByName {
 fn parse_glimmer_atem(
     body: &str,
     tool: &Tool,
+    before_name_recovery: bool,
 ) -> Result<(String, Map<String, serde_json::Value>), String> {
     let body = trim_space(body);
     if !body.starts_with(GLIMMER_ATEM_CALLS_OPEN) || !body.ends_with(GLIMMER_ATEM_CALLS_CLOSE) {
@@ -582,7 +627,7 @@ fn parse_glimmer_atem(
         return Err("missing ATEM invoke wrapper".into());
     }
     let invoke = &invoke[GLIMMER_ATEM_INVOKE_OPEN.len()..];
-    let Some((name, rest)) = glimmer_cut_invoke_name(invoke) else {
+    let Some((name, rest)) = cut_invoke_name(invoke, before_name_recovery) else {
         return Err("malformed ATEM invoke name".into());
     };
     if rest.len() < GLIMMER_ATEM_INVOKE_CLOSE.len() {

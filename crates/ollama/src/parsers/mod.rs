@@ -133,6 +133,14 @@ pub fn parser_for_name(name: &str) -> Option<Box<dyn Parser>> {
     modules().iter().find_map(|m| (m.by_name)(name))
 }
 
+/// `ParserForName(name)` as `release` has it: the parser reads as the
+/// release's does (every supported release has every parser).
+pub fn parser_for_name_in(name: &str, release: changes::Release) -> Option<Box<dyn Parser>> {
+    let mut p = parser_for_name(name)?;
+    p.set_release(&changes::Rules::of_release(release));
+    Some(p)
+}
+
 /// The parser a Go test builds as `&T{field: value, ...}` (`ty` is the Go
 /// type name, `config` its non-zero configuration fields by Go name).
 #[doc(hidden)]

@@ -165,7 +165,13 @@ impl Renderer {
             Renderer::DeepSeek31 => deepseek3::render(msgs, tools, think),
             Renderer::Olmo3 { extended_system } => olmo3::render(extended_system, msgs, tools),
             Renderer::Olmo3Think(variant) => olmo3::render_think(variant, msgs),
-            Renderer::Nemotron { v35 } => nemotron3nano::render(v35, msgs, tools, think),
+            Renderer::Nemotron { v35 } => nemotron3nano::render(
+                v35,
+                !rules.on(&changes::ollama::NEMOTRON3NANO_TEMPLATE_SYNC),
+                msgs,
+                tools,
+                think,
+            ),
             Renderer::Gemma4 {
                 empty_block_on_nothink,
             } => gemma4::render(empty_block_on_nothink, msgs, tools, think),
@@ -225,7 +231,11 @@ pub fn render_with_renderer_in(
 ) -> Result<String, String> {
     let renderer = Renderer::for_name(name)
         // renderers a release does not have yet
-        .filter(|_| name != "qwen3.8" || rules.on(&changes::ollama::QWEN38_RENDERER))
+        .filter(|_| match name {
+            "qwen3.8" => rules.on(&changes::ollama::QWEN38_RENDERER),
+            "nemotron-3.5-nano" => rules.on(&changes::ollama::NEMOTRON35_RENDERER),
+            _ => true,
+        })
         .ok_or_else(|| format!("unknown renderer {}", gotmpl::strconv::quote(name)))?;
     renderer.render(msgs, tools.unwrap_or(&[]), think, today, rules)
 }

@@ -11,8 +11,13 @@ use super::text::{content_with_image_tags, sprint_json, trim_space};
 const TOOL_INSTRUCTIONS: &str = "\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>";
 
 /// `Nemotron3NanoRenderer.Render`; `v35` selects the Nemotron 3.5 layout.
+/// `before_sync`: the layout before `nemotron3nano_template_sync` (Ollama
+/// 0.32.9): three newlines first, a blank line after the system turn and
+/// before the generation prompt, user and system turns as written, a
+/// leading tool result in a user turn, and Go's `%v` for scalar arguments.
 pub(crate) fn render(
     v35: bool,
+    before_sync: bool,
     messages: &[Message],
     tools: &[Tool],
     think: Option<&Think>,
@@ -31,15 +36,22 @@ pub(crate) fn render(
     };
     let last_user_idx = loop_messages.iter().rposition(|m| m.role == "user");
 
+    if before_sync {
+        sb.push_str("\n\n\n");
+    }
     sb.push_str("<|im_start|>system\n");
     sb.push_str(&system);
     if !tools.is_empty() {
         if !system.is_empty() {
             sb.push_str("\n\n");
         }
-        sb.push_str(&render_tools(tools));
+        sb.push_str(&render_tools(tools, before_sync));
     }
-    sb.push_str("<|im_end|>\n");
+    sb.push_str(if before_sync {
+        "<|im_end|>\n\n"
+    } else {
+        "<|im_end|>\n"
+    });
 
     for (i, message) in loop_messages.iter().enumerate() {
         match message.role.as_str() {
@@ -51,7 +63,7 @@ pub(crate) fn render(
                     sb.push_str(&format_assistant_content(&content, truncate));
                 } else {
                     sb.push_str(&format_tool_call_content(&content, truncate));
-                    write_tool_calls(&mut sb, &message.tool_calls);
+                    write_tool_calls(&mut sb, &message.tool_calls, before_sync);
                 }
                 sb.push_str("<|im_end|>\n");
             }
@@ -60,7 +72,9 @@ pub(crate) fn render(
                 sb.push_str(&message.role);
                 sb.push('\n');
                 let mut content = render_message_content(message, image_offset);
-                if !v35 {
+                if before_sync {
+                    // written as given
+                } else if !v35 {
                     content = trim_space(&strip_think_toggles(&content)).to_string();
                 } else if message.role == "user" && Some(i) == last_user_idx && medium_effort {
                     content.push_str("\n\n{reasoning effort: efficient}");
@@ -75,7 +89,7 @@ pub(crate) fn render(
                 let content = render_message_content(message, image_offset);
                 image_offset += message.images.len();
                 // A tool message with nothing before it opens no user block.
-                if i > 0 && !prev_was_tool {
+                if (i > 0 || before_sync) && !prev_was_tool {
                     sb.push_str("<|im_start|>user\n");
                 }
                 sb.push_str("<tool_response>\n");
@@ -95,6 +109,9 @@ pub(crate) fn render(
         }
     }
 
+    if before_sync {
+        sb.push('\n');
+    }
     sb.push_str(if enable_thinking {
         "<|im_start|>assistant\n<think>\n"
     } else {
@@ -104,7 +121,7 @@ pub(crate) fn render(
 }
 
 /// `renderTools`.
-fn render_tools(tools: &[Tool]) -> String {
+fn render_tools(tools: &[Tool], before_sync: bool) -> String {
     let mut sb = String::from("# Tools\n\nYou have access to the following functions:\n\n<tools>");
     for tool in tools {
         let f = &tool.function;
@@ -143,7 +160,7 @@ fn render_tools(tools: &[Tool]) -> String {
             render_property_extra_keys(&mut sb, prop);
             sb.push_str("\n</parameter>");
         }
-        render_parameter_extra_keys(&mut sb, &f.parameters);
+        render_parameter_extra_keys(&mut sb, &f.parameters, before_sync);
         if let Some(required) = f.parameters.required.as_ref().filter(|r| !r.is_empty()) {
             sb.push_str(&format!("\n<required>{}</required>", py_strings(required)));
         }
@@ -198,7 +215,7 @@ fn format_tool_call_content(content: &str, truncate: bool) -> String {
 }
 
 /// `writeToolCalls`.
-fn write_tool_calls(sb: &mut String, calls: &[ToolCall]) {
+fn write_tool_calls(sb: &mut String, calls: &[ToolCall], before_sync: bool) {
     for call in calls {
         sb.push_str("<tool_call>\n<function=");
         sb.push_str(&call.function.name);
@@ -206,7 +223,11 @@ fn write_tool_calls(sb: &mut String, calls: &[ToolCall]) {
         for (name, value) in call.function.arguments.iter().flatten() {
             sb.push_str(&format!(
                 "<parameter={name}>\n{}\n</parameter>\n",
-                template_value(value)
+                if before_sync {
+                    format_arg_value_before_sync(value)
+                } else {
+                    template_value(value)
+                }
             ));
         }
         sb.push_str("</function>\n</tool_call>\n");
@@ -221,6 +242,15 @@ fn template_value(value: &Json) -> String {
         Json::Object(_) | Json::Array(_) => py_any(value),
         Json::Bool(true) => "True".to_string(),
         Json::Bool(false) => "False".to_string(),
+        v => sprint_json(v),
+    }
+}
+
+/// `formatArgValue` before `nemotron3nano_template_sync`: containers as
+/// JSON, anything else with Go's `fmt.Sprintf("%v")` (`true`, `<nil>`).
+fn format_arg_value_before_sync(value: &Json) -> String {
+    match value {
+        Json::Object(_) | Json::Array(_) => py_any(value),
         v => sprint_json(v),
     }
 }
@@ -297,12 +327,25 @@ fn render_property_extra_keys(sb: &mut String, prop: &ToolProperty) {
     }
 }
 
-fn render_parameter_extra_keys(sb: &mut String, params: &ToolFunctionParameters) {
+/// `renderToolParameterExtraKeys` (before `nemotron3nano_template_sync`,
+/// `pythonJSON` for any value).
+fn render_parameter_extra_keys(
+    sb: &mut String,
+    params: &ToolFunctionParameters,
+    before_sync: bool,
+) {
+    let value = |v: &Json| {
+        if before_sync {
+            py_any(v)
+        } else {
+            template_value(v)
+        }
+    };
     if let Some(defs) = params.defs.as_ref().filter(|v| !v.is_null()) {
-        sb.push_str(&format!("\n<$defs>{}</$defs>", template_value(defs)));
+        sb.push_str(&format!("\n<$defs>{}</$defs>", value(defs)));
     }
     if let Some(items) = params.items.as_ref().filter(|v| !v.is_null()) {
-        sb.push_str(&format!("\n<items>{}</items>", template_value(items)));
+        sb.push_str(&format!("\n<items>{}</items>", value(items)));
     }
 }
 

@@ -17,22 +17,50 @@ pub fn lines(file: &str) -> Vec<Json> {
         .collect()
 }
 
-/// The first of `recorded` whose rows of `area` in Ollama's table are
-/// those of `release` (it behaves as `release` does there).
+/// The rows of Ollama's table in `area`.
+pub fn area_rows(area: &str) -> Vec<&'static changes::Change> {
+    changes::ollama::TABLE
+        .iter()
+        .copied()
+        .filter(|c| c.area == area)
+        .collect()
+}
+
+/// `release`'s own recording, else the first of `recorded` that has the
+/// same of `rows` in effect (the rows a recording's cases can reach: it
+/// behaves as `release` does there).
 pub fn recording_for(
     release: changes::Release,
     recorded: &[&'static str],
-    area: &str,
+    rows: &[&'static changes::Change],
 ) -> &'static str {
+    if let Some(own) = recorded.iter().find(|t| **t == release.tag) {
+        return own;
+    }
     recorded
         .iter()
         .copied()
         .find(|tag| {
             let r = changes::Release::parse(tag).unwrap();
-            changes::ollama::TABLE
-                .iter()
-                .filter(|c| c.area == area)
-                .all(|c| release.has(c) == r.has(c))
+            rows.iter().all(|c| release.has(c) == r.has(c))
         })
-        .unwrap_or_else(|| panic!("{release}: no recording has its {area} rows"))
+        .unwrap_or_else(|| {
+            let ids: Vec<&str> = rows.iter().map(|c| c.id).collect();
+            panic!("{release}: no recording has its rows of {ids:?}")
+        })
+}
+
+/// Prints what a test checked, and fails with every failure.
+pub fn report(what: &str, checked: usize, failures: &[String]) {
+    println!(
+        "{checked} {what} over {} releases, {} failed",
+        changes::Release::SUPPORTED.len(),
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
