@@ -181,6 +181,9 @@ describe('Ollama release', () => {
         '0.32.10',
         '0.32.10-rc1',
         '0.32.10-rc0',
+        '0.32.9',
+        '0.32.8',
+        '0.32.8-rc0',
       ]);
       const prompt = await app.promptText();
       await id('release-select').selectOption('0.32.15');
