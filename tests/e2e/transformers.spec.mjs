@@ -184,6 +184,9 @@ describe('Ollama release', () => {
         '0.32.9',
         '0.32.8',
         '0.32.8-rc0',
+        '0.32.7',
+        '0.32.6',
+        '0.32.6-rc0',
       ]);
       const prompt = await app.promptText();
       await id('release-select').selectOption('0.32.15');

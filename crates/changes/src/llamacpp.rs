@@ -32,6 +32,9 @@ use std::fmt;
 pub struct Build(pub u32);
 
 impl Build {
+    /// b10242: what Ollama v0.32.6-rc0 to v0.32.7 compile (not on PyPI:
+    /// read from 10248's tree, see COMPATIBILITY.md).
+    pub const B10242: Build = Build(10242);
     /// b10353: what Ollama v0.32.8-rc0 to v0.32.9 compile.
     pub const B10353: Build = Build(10353);
     /// b10380: what Ollama v0.32.10 to v0.32.13 compile.
@@ -47,6 +50,7 @@ impl Build {
     pub const NEWEST: Build = Build::B11312;
     /// Every build whose behaviour is reproduced, oldest first.
     pub const SUPPORTED: &'static [Build] = &[
+        Build::B10242,
         Build::B10353,
         Build::B10380,
         Build::B10434,
@@ -159,6 +163,11 @@ change_table! {
         "common/jinja/value.cpp test_is_iterable, test_is_sequence",
         new: "a dict is iterable and a sequence",
         old: "a dict is neither iterable nor a sequence";
+    CAPS_PRESERVE_REASONING_ENABLE_THINKING = "caps_preserve_reasoning_enable_thinking", "jinja", (10248, 10261),
+        "landed in b10249-b10261 (likely PR #26398, DeepSeek V4)",
+        "common/jinja/caps.cpp caps_get (preserve reasoning probe)",
+        new: "the preserve-reasoning probe renders with enable_thinking=true, so a template that keeps reasoning only when thinking is on (DeepSeek V4) supports preserving it",
+        old: "the probe leaves enable_thinking undefined: such a template does not support preserving reasoning";
     CAPS_REASONING_EFFORT_PROBE = "caps_reasoning_effort_probe", "jinja", (10429, 10434),
         "PR #26941 (first in b10434 by its release notes; 10429 is the last published build without it)",
         "common/jinja/caps.cpp caps_get (reasoning effort probe)",
@@ -176,6 +185,21 @@ change_table! {
         old: "one probe: such a template takes string content only, and parts are joined with newlines";
 
     // Chat templates and their handlers (common/chat.cpp, common/parsers/).
+    HANDLER_MUSE_GLIMMER = "handler_muse_glimmer", "chat", (10338, 10353),
+        "PR #26841 (not in the published 10338, in 10355; b10353 is the build Ollama moved to for it, PR #17659)",
+        "common/chat.cpp common_chat_try_specialized_template (common_chat_params_init_muse_glimmer)",
+        new: "Muse Glimmer templates (<atem:function_calls>, <|eom|>) have their own handler: a continued assistant message is written to=self, then to=user",
+        old: "Muse Glimmer templates go through the generic autoparser: a continued message is written straight after <|start|>assistant<|message|>";
+    DEEPSEEK_V4_RESPONSE_FORMAT = "deepseek_v4_response_format", "chat", (10248, 10261),
+        "landed in b10249-b10261 (likely PR #26398)",
+        "common/chat.cpp common_chat_params_init_deepseek_v3_2 (additional_context)",
+        new: "a DeepSeek V4 template gets the request's JSON schema as response_format (its system prompt's Response Format section)",
+        old: "response_format is undefined in a DeepSeek V4 template: no Response Format section";
+    DEEPSEEK_V4_CONTINUATION_AFTER_THINK = "deepseek_v4_continuation_after_think", "chat", (10248, 10261),
+        "landed in b10249-b10261 (likely PR #26398)",
+        "common/chat.cpp common_chat_params_init_deepseek_v3_2 (continuation)",
+        new: "continuing a DeepSeek V4 assistant message without reasoning writes <｜Assistant｜></think> and its content",
+        old: "it writes <｜Assistant｜><think></think> and its content (reasoning mode: <｜Assistant｜><think>)";
     REASONING_STRENGTH_ALIAS = "reasoning_strength_alias", "chat", (10429, 10434),
         "PR #26941 (first in b10434 by its release notes; 10429 is the last published build without it)",
         "common/chat.cpp common_chat_template_direct_apply_impl; common/jinja/caps.cpp caps_apply_reasoning_effort",

@@ -164,6 +164,25 @@ impl Release {
         commit: "0bb09259203ff8f6d361faae1d40c4f83d2a99f7",
         llama_cpp: Build::B10488,
     };
+    /// v0.32.7 (commit 9c15f5c, 2026-08-09; a release branch whose
+    /// cherry-picks reached main as 43f4eda80): llama.cpp b10242.
+    pub const V0_32_7: Release = Release {
+        tag: "0.32.7",
+        commit: "9c15f5c07f58834206edb2b9dde51ec24a74dfa8",
+        llama_cpp: Build::B10242,
+    };
+    /// v0.32.6 (commit c82ebbd, 2026-08-04): llama.cpp b10242.
+    pub const V0_32_6: Release = Release {
+        tag: "0.32.6",
+        commit: "c82ebbd5bfb9ec7d94d3894e9023db0fb224ff50",
+        llama_cpp: Build::B10242,
+    };
+    /// v0.32.6-rc0: the same commit as v0.32.6.
+    pub const V0_32_6_RC0: Release = Release {
+        tag: "0.32.6-rc0",
+        commit: "c82ebbd5bfb9ec7d94d3894e9023db0fb224ff50",
+        llama_cpp: Build::B10242,
+    };
     /// v0.32.9 (commit 1d5febe, 2026-08-10): llama.cpp b10353.
     pub const V0_32_9: Release = Release {
         tag: "0.32.9",
@@ -187,6 +206,9 @@ impl Release {
     /// Every release whose behaviour is reproduced, oldest first
     /// (COMPATIBILITY.md, "Ollama releases", says which differ and how).
     pub const SUPPORTED: &'static [Release] = &[
+        Release::V0_32_6_RC0,
+        Release::V0_32_6,
+        Release::V0_32_7,
         Release::V0_32_8_RC0,
         Release::V0_32_8,
         Release::V0_32_9,
@@ -253,6 +275,24 @@ impl Release {
 
 change_table! {
     Runtime::Ollama, "Every row, oldest first.";
+    GLIMMER_RENDERER = "glimmer_renderer", "renderer",
+        (number(32, 6, None), number(32, 7, None)),
+        "PR #17646, commit 3e79f4e37 (v0.32.7's branch; 43f4eda80 on main)",
+        "model/renderers/renderer.go rendererForName",
+        new: "the glimmer renderer exists",
+        old: "RENDERER glimmer is an unknown renderer";
+    GLIMMER_PARSER = "glimmer_parser", "parser",
+        (number(32, 6, None), number(32, 7, None)),
+        "PR #17646, commit 3e79f4e37 (v0.32.7's branch; 43f4eda80 on main)",
+        "model/parsers/parsers.go ParserForName",
+        new: "the glimmer parser reads a PARSER glimmer model's answer (its channels, ATEM tool calls)",
+        old: "PARSER glimmer is no parser: the answer is content as written, and it gives no tools or thinking capability";
+    RESPONSES_NAMESPACE_TOOLS = "responses_namespace_tools", "route",
+        (number(32, 6, None), number(32, 7, None)),
+        "PR #17593, commit 35f71382d",
+        "openai/responses.go convertTools (/v1/responses)",
+        new: "a {\"type\": \"namespace\"} tool becomes its member functions, each named namespace.member",
+        old: "a namespace tool becomes one function named after the namespace, with no parameters, and its members are dropped";
     NEMOTRON3NANO_TEMPLATE_SYNC = "nemotron3nano_template_sync", "renderer",
         (number(32, 8, None), number(32, 9, None)),
         "PR #17060, commit bb7bba885",
@@ -394,10 +434,13 @@ mod tests {
         for tag in ["0.32.8-rc0", "0.32.8", "0.32.9"] {
             assert_eq!(Release::parse(tag).unwrap().llama_cpp, Build::B10353);
         }
-        let e = Release::parse("0.32.7").unwrap_err();
+        for tag in ["0.32.6-rc0", "0.32.6", "0.32.7"] {
+            assert_eq!(Release::parse(tag).unwrap().llama_cpp, Build::B10242);
+        }
+        let e = Release::parse("0.32.5").unwrap_err();
         assert_eq!(
             e,
-            "Ollama \"0.32.7\" is not a supported release (supported: every release from 0.32.8-rc0 to 0.33.0-rc2)"
+            "Ollama \"0.32.5\" is not a supported release (supported: every release from 0.32.6-rc0 to 0.33.0-rc2)"
         );
     }
 

@@ -346,8 +346,13 @@ pub fn caps_get_with(prog: &Program, rules: &Rc<changes::Rules>) -> Result<Caps>
 
     // preserve reasoning
     let placeholder = "<REASONING_CONTENT_PLACEHOLDER>";
+    // (a probe that changes no render at the builds before it: the
+    // build's rule is read, not noted)
+    let thinking_on = rules.has(&changes::llamacpp::CAPS_PRESERVE_REASONING_ENABLE_THINKING);
     let set_preserve = |ctx: &mut Context| -> Result<()> {
-        ctx.set_val("enable_thinking", Value::bool(true))?;
+        if thinking_on {
+            ctx.set_val("enable_thinking", Value::bool(true))?;
+        }
         caps_apply_preserve_reasoning(ctx, true)
     };
     let p = caps_try_execute(

@@ -57,6 +57,14 @@ fn test_jinja_table_b10353() {
     );
 }
 
+#[test]
+fn test_jinja_table_b10242() {
+    check(
+        include_str!("golden/test-jinja-b10242.jsonl"),
+        Build::B10242,
+    );
+}
+
 fn check(text: &str, build: Build) {
     let mut total = 0;
     let mut mismatches = Vec::new();

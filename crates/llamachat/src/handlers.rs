@@ -335,7 +335,12 @@ fn deepseek_v4_sort_tool_results(messages: &Json) -> Json {
 fn deepseek_v3_2(tmpl: &Template, inputs: &GenParams) -> Result<ChatParams, Error> {
     let is_v4 = !tmpl.source().contains("function_calls");
     let has_response_format = inputs.json_schema.is_object();
-    let context = if is_v4 && has_response_format {
+    let context = if is_v4
+        && has_response_format
+        && tmpl
+            .rules()
+            .on(&changes::llamacpp::DEEPSEEK_V4_RESPONSE_FORMAT)
+    {
         let mut o = Map::new();
         o.insert("response_format".into(), inputs.json_schema.clone());
         Some(Json::Object(o))
@@ -352,7 +357,12 @@ fn deepseek_v3_2(tmpl: &Template, inputs: &GenParams) -> Result<ChatParams, Erro
     if inputs.has_continuation() {
         let m = &inputs.continue_msg;
         let gen = "<｜Assistant｜>";
-        let gp = if is_v4 && m.reasoning_content.is_empty() {
+        let gp = if is_v4
+            && m.reasoning_content.is_empty()
+            && tmpl
+                .rules()
+                .on(&changes::llamacpp::DEEPSEEK_V4_CONTINUATION_AFTER_THINK)
+        {
             let mut gp = format!("{gen}</think>");
             if content_continues(inputs) {
                 gp.push_str(&m.render_content("\n\n")?);
@@ -513,7 +523,11 @@ pub fn try_specialized(
         ministral_3(tmpl, p)?
     } else if has("<|channel|>") {
         gpt_oss(tmpl, p)?
-    } else if has("<atem:function_calls>") && has("<|eom|>") {
+    } else if has("<atem:function_calls>")
+        && has("<|eom|>")
+        // before: no Muse Glimmer handler (the autoparser takes it)
+        && tmpl.rules().on(&changes::llamacpp::HANDLER_MUSE_GLIMMER)
+    {
         muse_glimmer(tmpl, p)?
     } else if has(">>>all") && has(">>>${recipient}") {
         content_only(

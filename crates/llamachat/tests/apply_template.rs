@@ -6,7 +6,8 @@
 //! (`apply-template.jsonl` b11312, `apply-template-b10488.jsonl` b10488,
 //! `apply-template-b10434.jsonl` b10434, recorded from 10435's tree,
 //! `apply-template-b10380.jsonl` b10380, `apply-template-b10353.jsonl`
-//! b10353, recorded from 10355's tree):
+//! b10353, recorded from 10355's tree, `apply-template-b10242.jsonl`
+//! b10242, recorded from 10248's tree):
 //! the prompt, or the status and error body, must be equal byte for byte.
 //! A case with `"server"` was recorded with media allowed (a projector
 //! loaded). `ONLY=<template>` narrows the run, `SHOW=1` prints every
@@ -46,6 +47,11 @@ fn apply_template_goldens_b10380() {
 #[test]
 fn apply_template_goldens_b10353() {
     check("apply-template-b10353.jsonl", changes::Build::B10353);
+}
+
+#[test]
+fn apply_template_goldens_b10242() {
+    check("apply-template-b10242.jsonl", changes::Build::B10242);
 }
 
 fn check(file: &str, build: changes::Build) {

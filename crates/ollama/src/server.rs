@@ -266,7 +266,8 @@ fn load(model: &Model, settings: &Settings, ex: &mut Explain) -> R<Loaded> {
     ex.source_rule = loaded.selection_rule.clone();
     ex.vars = loaded.template.vars().to_vec();
     ex.response_appended = loaded.template.response_appended();
-    ex.capabilities = loaded.capabilities(parsers::parser_capabilities);
+    ex.capabilities =
+        loaded.capabilities(|name| parsers::parser_capabilities_in(name, settings.release));
     Ok(loaded)
 }
 
@@ -1146,7 +1147,7 @@ pub fn answer_setup(
     if harmony && parser.is_empty() {
         parser = "harmony".into();
     }
-    let caps = loaded.capabilities(parsers::parser_capabilities);
+    let caps = loaded.capabilities(|name| parsers::parser_capabilities_in(name, settings.release));
     // harmony's `max` → `high`, then the capability check's default
     let think_for = |t: Option<Think>, model_req: &str, relax: bool| {
         let mut t = match t {

@@ -41,22 +41,57 @@ fn sorted_lines(v: &Json) -> Json {
 
 #[test]
 fn every_supported_release_renders_as_its_go_code_did() {
-    check("renderers", |c| c.area == "renderer");
+    check("renderers", |c| c.area == "renderer", |_| true);
 }
 
 /// glimmer's system messages that speak of reasoning effort or strength
-/// (38 cases recorded at v0.32.10, v0.32.11 and v0.33.0-rc2).
+/// (38 cases recorded at v0.32.10, v0.32.11 and v0.33.0-rc2), at every
+/// release that has the glimmer renderer; before it, each is the error
+/// `renderers.jsonl` recorded for glimmer at v0.32.6.
 #[test]
 fn glimmer_reasoning_in_system_messages_per_release() {
+    let has = |r: &changes::Release| r.has(&changes::ollama::GLIMMER_RENDERER);
     // only glimmer's renderer is in this set
-    check("renderers-extra", |c| {
-        c.area == "renderer" && c.id.starts_with("glimmer")
-    });
+    check(
+        "renderers-extra",
+        |c| c.area == "renderer" && c.id.starts_with("glimmer"),
+        has,
+    );
+    let unknown = lines("renderers-releases.jsonl")
+        .into_iter()
+        .find(|o| o["release"] == "0.32.6" && o["id"] == "glimmer/plain")
+        .expect("v0.32.6 recorded glimmer/plain")["expect"]
+        .clone();
+    let mut checked = 0;
+    for release in changes::Release::SUPPORTED.iter().filter(|r| !has(r)) {
+        for c in lines("renderers-extra.jsonl") {
+            let req = ChatRequest::decode(&json!({"model": "m", "messages": c["messages"]}))
+                .unwrap_or_else(|e| panic!("{}", e.0));
+            let got = answer(renderers::render_with_renderer_in(
+                "glimmer",
+                &req.messages,
+                None,
+                None,
+                c["date"].as_str().unwrap(),
+                &changes::Rules::of_release(*release),
+            ));
+            assert_eq!(got, unknown, "{release} {}", c["id"]);
+            checked += 1;
+        }
+    }
+    assert!(
+        checked > 0,
+        "a supported release lacks the glimmer renderer"
+    );
 }
 
 /// Checks a set at every supported release; `rows` are the rows of
 /// Ollama's table that can act on its cases.
-fn check(set: &str, rows: fn(&changes::Change) -> bool) {
+fn check(
+    set: &str,
+    rows: fn(&changes::Change) -> bool,
+    releases: impl Fn(&changes::Release) -> bool,
+) {
     let cases = lines(&format!("{set}.jsonl"));
     let mut recorded: BTreeSet<String> = BTreeSet::new();
     let mut overrides: BTreeMap<(String, String), Json> = BTreeMap::new();
@@ -70,7 +105,7 @@ fn check(set: &str, rows: fn(&changes::Change) -> bool) {
     }
     let mut failures = Vec::new();
     let mut checked = 0;
-    for release in changes::Release::SUPPORTED {
+    for release in changes::Release::SUPPORTED.iter().filter(|r| releases(r)) {
         // a release the recorder did not run is equal to the next one
         // recorded only if no row of the table tells them apart; say so
         // rather than assume it

@@ -54,6 +54,7 @@ fn every_supported_release_converts_responses_requests_as_its_go_code_did() {
     } = recorded("responses");
     let mut skipped = 0;
     let rows = [
+        &changes::ollama::RESPONSES_NAMESPACE_TOOLS,
         &changes::ollama::RESPONSES_WEB_SEARCH,
         &changes::ollama::RESPONSES_MERGE_REPLAYED_ASSISTANT,
         &changes::ollama::OPENAI_REASONING_EFFORT_CLAMP,

@@ -137,23 +137,35 @@ static TEXT_T: Struct = Struct {
     fields: &[("format", Ty::Ptr(&TEXT_FORMAT))],
 };
 static TEXT: Ty = Ty::Struct(&TEXT_T);
-static TOOL_T: Struct = Struct {
-    name: "ResponsesTool",
-    go: "openai.ResponsesTool",
-    fields: &[
-        ("type", Ty::Str),
-        ("name", Ty::Str),
-        ("description", Ty::Ptr(&Ty::Str)),
-        ("strict", Ty::Ptr(&Ty::Bool)),
-        ("parameters", Ty::Map(&Ty::Any, "map[string]interface {}")),
-        ("tools", Ty::Slice(&TOOL, "[]openai.ResponsesTool")),
-    ],
-};
-static TOOL: Ty = Ty::Struct(&TOOL_T);
+/// `openai.ResponsesTool`'s fields, then `$more`.
+macro_rules! tool_struct {
+    ($($more:expr),*) => {
+        Struct {
+            name: "ResponsesTool",
+            go: "openai.ResponsesTool",
+            fields: &[
+                ("type", Ty::Str),
+                ("name", Ty::Str),
+                ("description", Ty::Ptr(&Ty::Str)),
+                ("strict", Ty::Ptr(&Ty::Bool)),
+                ("parameters", Ty::Map(&Ty::Any, "map[string]interface {}")),
+                $($more),*
+            ],
+        }
+    };
+}
 
-/// `openai.ResponsesRequest`, its `input` decoded by `$input`.
+static TOOL_T: Struct = tool_struct!(("tools", Ty::Slice(&TOOL, "[]openai.ResponsesTool")));
+static TOOL: Ty = Ty::Struct(&TOOL_T);
+/// `openai.ResponsesTool` before `responses_namespace_tools` (Ollama
+/// 0.32.7): no member `tools`.
+static TOOL_BEFORE_NAMESPACES_T: Struct = tool_struct!();
+static TOOL_BEFORE_NAMESPACES: Ty = Ty::Struct(&TOOL_BEFORE_NAMESPACES_T);
+
+/// `openai.ResponsesRequest`, its `input` decoded by `$input` and its
+/// tools as `$tool`.
 macro_rules! request_struct {
-    ($input:expr) => {
+    ($input:expr, $tool:expr) => {
         Struct {
             name: "ResponsesRequest",
             go: "openai.ResponsesRequest",
@@ -170,17 +182,21 @@ macro_rules! request_struct {
                 ("text", Ty::Ptr(&TEXT)),
                 ("top_p", Ty::Ptr(&Ty::F64)),
                 ("truncation", Ty::Ptr(&Ty::Str)),
-                ("tools", Ty::Slice(&TOOL, "[]openai.ResponsesTool")),
+                ("tools", Ty::Slice($tool, "[]openai.ResponsesTool")),
                 ("stream", Ty::Ptr(&Ty::Bool)),
             ],
         }
     };
 }
 
-static REQUEST_T: Struct = request_struct!(input);
+static REQUEST_T: Struct = request_struct!(input, &TOOL);
 /// Before `responses_web_search` (Ollama 0.32.10-rc0): no
 /// `web_search_call` input items.
-static REQUEST_BEFORE_WEB_SEARCH_T: Struct = request_struct!(input_before_web_search);
+static REQUEST_BEFORE_WEB_SEARCH_T: Struct = request_struct!(input_before_web_search, &TOOL);
+/// Before `responses_namespace_tools` (Ollama 0.32.7) too: tools have no
+/// members.
+static REQUEST_BEFORE_NAMESPACES_T: Struct =
+    request_struct!(input_before_web_search, &TOOL_BEFORE_NAMESPACES);
 
 fn un(v: &Json, st: &'static Struct) -> Result<Json, GoErr> {
     Ok(godecode::unmarshal(v, &Ty::Struct(st))?.unwrap_or(Json::Object(Map::new())))
@@ -431,12 +447,25 @@ pub(crate) fn convert(
     } else {
         rules.has(&changes::ollama::RESPONSES_WEB_SEARCH)
     };
+    let names_tool = |kind: &str| {
+        body.get("tools")
+            .and_then(Json::as_array)
+            .is_some_and(|ts| {
+                ts.iter()
+                    .any(|t| t.get("type").and_then(Json::as_str) == Some(kind))
+            })
+    };
+    let namespaces = if names_tool("namespace") {
+        rules.on(&changes::ollama::RESPONSES_NAMESPACE_TOOLS)
+    } else {
+        rules.has(&changes::ollama::RESPONSES_NAMESPACE_TOOLS)
+    };
     let v = bind(
         body,
-        if web_search {
-            &REQUEST_T
-        } else {
-            &REQUEST_BEFORE_WEB_SEARCH_T
+        match (web_search, namespaces) {
+            (true, _) => &REQUEST_T,
+            (false, true) => &REQUEST_BEFORE_WEB_SEARCH_T,
+            (false, false) => &REQUEST_BEFORE_NAMESPACES_T,
         },
     )?;
     let r = Got::of(Some(&v));
@@ -577,7 +606,12 @@ pub(crate) fn convert(
             ));
             continue;
         }
-        for (name, tool) in convert_tools(&g)? {
+        let converted = if namespaces {
+            convert_tools(&g)?
+        } else {
+            vec![(g.str("name").to_string(), convert_tool(&g)?)]
+        };
+        for (name, tool) in converted {
             if has_web_search && name == "web_search" {
                 continue;
             }

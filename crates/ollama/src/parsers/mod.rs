@@ -133,9 +133,12 @@ pub fn parser_for_name(name: &str) -> Option<Box<dyn Parser>> {
     modules().iter().find_map(|m| (m.by_name)(name))
 }
 
-/// `ParserForName(name)` as `release` has it: the parser reads as the
-/// release's does (every supported release has every parser).
+/// `ParserForName(name)` as `release` has it: a parser the release does
+/// not have yet is nil, and one it has reads as the release's does.
 pub fn parser_for_name_in(name: &str, release: changes::Release) -> Option<Box<dyn Parser>> {
+    if !known_in(name, release) {
+        return None;
+    }
     let mut p = parser_for_name(name)?;
     p.set_release(&changes::Rules::of_release(release));
     Some(p)
@@ -520,6 +523,20 @@ pub fn parser_capabilities(name: &str) -> Option<(bool, bool)> {
         "glimmer" => (true, true),
         _ => return None,
     })
+}
+
+/// Whether `release`'s `ParserForName` knows `name` (the parsers added
+/// since the oldest supported release are rows of Ollama's table).
+fn known_in(name: &str, release: changes::Release) -> bool {
+    let added: &[(&str, &changes::Change)] = &[("glimmer", &changes::ollama::GLIMMER_PARSER)];
+    !added.iter().any(|(n, row)| *n == name && !release.has(row))
+}
+
+/// [`parser_capabilities`] as `release` has its parsers.
+pub fn parser_capabilities_in(name: &str, release: changes::Release) -> Option<(bool, bool)> {
+    known_in(name, release)
+        .then(|| parser_capabilities(name))
+        .flatten()
 }
 
 /// `HasToolSupport()` of a built-in parser; `false` for an unknown name.

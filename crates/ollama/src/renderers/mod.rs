@@ -234,6 +234,7 @@ pub fn render_with_renderer_in(
         .filter(|_| match name {
             "qwen3.8" => rules.on(&changes::ollama::QWEN38_RENDERER),
             "nemotron-3.5-nano" => rules.on(&changes::ollama::NEMOTRON35_RENDERER),
+            "glimmer" => rules.on(&changes::ollama::GLIMMER_RENDERER),
             _ => true,
         })
         .ok_or_else(|| format!("unknown renderer {}", gotmpl::strconv::quote(name)))?;
