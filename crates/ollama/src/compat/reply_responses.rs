@@ -35,6 +35,22 @@ fn message_item(id: &str, text: &str) -> J {
     ])
 }
 
+/// A completed reasoning item (`finishReasoning`, `buildFinalOutput`).
+fn reasoning_item(id: &str, thinking: &str) -> J {
+    m(vec![
+        ("id", J::s(id)),
+        ("type", J::s("reasoning")),
+        (
+            "summary",
+            J::Arr(vec![m(vec![
+                ("type", J::s("summary_text")),
+                ("text", J::s(thinking)),
+            ])]),
+        ),
+        ("encrypted_content", J::s(thinking)),
+    ])
+}
+
 fn opt_str(v: Option<&Json>) -> J {
     match v {
         Some(Json::String(s)) => J::s(s),
@@ -331,18 +347,7 @@ impl Responses {
             )
         };
         let oi = self.output_index;
-        let item = m(vec![
-            ("id", J::s(&id)),
-            ("type", J::s("reasoning")),
-            (
-                "summary",
-                J::Arr(vec![m(vec![
-                    ("type", J::s("summary_text")),
-                    ("text", J::s(&thinking)),
-                ])]),
-            ),
-            ("encrypted_content", J::s(&thinking)),
-        ]);
+        let item = reasoning_item(&id, &thinking);
         if !self.before_items {
             self.completed.push(item.clone());
             self.reasoning_started = false;
@@ -475,19 +480,10 @@ impl Responses {
     fn final_output_before_items(&self, text: &str) -> Vec<J> {
         let mut output = Vec::new();
         if self.reasoning_started {
-            let thinking = &self.accumulated_thinking;
-            output.push(m(vec![
-                ("id", J::s(&self.reasoning_item_id)),
-                ("type", J::s("reasoning")),
-                (
-                    "summary",
-                    J::Arr(vec![m(vec![
-                        ("type", J::s("summary_text")),
-                        ("text", J::s(thinking)),
-                    ])]),
-                ),
-                ("encrypted_content", J::s(thinking)),
-            ]));
+            output.push(reasoning_item(
+                &self.reasoning_item_id,
+                &self.accumulated_thinking,
+            ));
         }
         if !self.tool_call_items.is_empty() {
             output.extend(self.tool_call_items.iter().cloned());
@@ -580,18 +576,10 @@ impl Responses {
         let thinking = msg["thinking"].as_str().unwrap_or("");
         let mut output = Vec::new();
         if !thinking.is_empty() {
-            output.push(J::Obj(vec![
-                ("id".into(), J::s(format!("rs_{}", self.response_id))),
-                ("type".into(), J::s("reasoning")),
-                (
-                    "summary".into(),
-                    J::Arr(vec![J::Obj(vec![
-                        ("type".into(), J::s("summary_text")),
-                        ("text".into(), J::s(thinking)),
-                    ])]),
-                ),
-                ("encrypted_content".into(), J::s(thinking)),
-            ]));
+            output.push(reasoning_item(
+                &format!("rs_{}", self.response_id),
+                thinking,
+            ));
         }
         let calls = msg["tool_calls"]
             .as_array()
