@@ -398,13 +398,20 @@ pub fn native_lines(p: &Parsed, model: &str, created_at: &str) -> Vec<String> {
 
 /// Through a compatibility route: what the route writes back for the
 /// answer (`body`: what the client sent; `now`: Unix seconds; ids drawn
-/// from the output). `None` when the route refuses the body.
-pub fn route_answer(route: &str, body: &Value, p: &Parsed, now: i64) -> Option<String> {
+/// from the output; `release`: the Ollama release whose middleware
+/// writes). `None` when the route refuses the body.
+pub fn route_answer(
+    route: &str,
+    body: &Value,
+    p: &Parsed,
+    now: i64,
+    release: changes::Release,
+) -> Option<String> {
     let model = body.get("model").and_then(Value::as_str).unwrap_or("");
     let created = ollama::response::created_at(i128::from(now) * 1_000_000_000);
     let lines = native_lines(p, model, &created);
     let seed = p.chunks.len() as u64 ^ seed_of(std::slice::from_ref(&p.detail));
-    crate::generate::route_answer(route, body, &lines, now, seed)
+    crate::generate::route_answer(route, body, &lines, (now, seed), release)
 }
 
 /// What the answer needs of a render (an [`Outcome`]): whether the
@@ -439,6 +446,19 @@ impl Gate {
         match &outcome.answer_setup {
             Some(spec) => Gate::Setup(spec.clone()),
             None => Gate::NoSetup(outcome.answer_error.clone().unwrap_or_default()),
+        }
+    }
+
+    /// The Ollama release the render ran as (the setup's `ollama`; the
+    /// newest where there is no setup or it names none).
+    pub fn release(&self) -> changes::Release {
+        match self {
+            Gate::Setup(spec) => spec
+                .get("ollama")
+                .and_then(Value::as_str)
+                .and_then(|t| changes::Release::parse(t).ok())
+                .unwrap_or_default(),
+            _ => changes::Release::NEWEST,
         }
     }
 }
@@ -631,7 +651,7 @@ pub fn run_job(job: &Job) -> Reply {
             let route_text = job
                 .route
                 .as_ref()
-                .and_then(|(name, body)| route_answer(name, body, &p, job.now));
+                .and_then(|(name, body)| route_answer(name, body, &p, job.now, job.gate.release()));
             let p = *p;
             Shown::Message(Box::new(Message {
                 chat: job.chat,
@@ -675,6 +695,10 @@ pub struct RouteJob {
     pub now: i64,
     /// Where the route's ids are drawn from.
     pub seed: u64,
+    /// The Ollama release whose middleware writes (`0.32.9`; empty: the
+    /// newest).
+    #[serde(default)]
+    pub release: String,
 }
 
 /// The answer to a [`RouteJob`].
@@ -690,7 +714,13 @@ pub struct RouteReply {
 pub fn run_route_job(job: &RouteJob) -> RouteReply {
     RouteReply {
         seq: job.seq,
-        text: crate::generate::route_answer(&job.route, &job.body, &job.lines, job.now, job.seed),
+        text: crate::generate::route_answer(
+            &job.route,
+            &job.body,
+            &job.lines,
+            (job.now, job.seed),
+            changes::Release::parse(&job.release).unwrap_or_default(),
+        ),
     }
 }
 
@@ -985,7 +1015,8 @@ mod tests {
         let lines = native_lines(&p, "m", "2025-06-15T00:00:00Z");
         let last: Value = serde_json::from_str(lines.last().unwrap()).unwrap();
         assert_eq!(last["done_reason"], "stop");
-        let one = route_answer("openai-chat", &body, &p, 1_750_000_000).unwrap();
+        let one =
+            route_answer("openai-chat", &body, &p, 1_750_000_000, Default::default()).unwrap();
         let v: Value = serde_json::from_str(&one).unwrap();
         assert_eq!(v["object"], "chat.completion");
         assert_eq!(v["choices"][0]["message"]["content"], "Hi");
@@ -994,7 +1025,8 @@ mod tests {
         // streamed: server-sent events
         let body =
             json!({"model": "m", "stream": true, "messages": [{"role": "user", "content": "hi"}]});
-        let sse = route_answer("openai-chat", &body, &p, 1_750_000_000).unwrap();
+        let sse =
+            route_answer("openai-chat", &body, &p, 1_750_000_000, Default::default()).unwrap();
         assert!(sse.starts_with("data: "), "{sse}");
         assert!(sse.trim_end().ends_with("data: [DONE]"), "{sse}");
     }
@@ -1045,7 +1077,7 @@ mod tests {
         );
         assert_eq!(
             m.route_text,
-            route_answer("openai-chat", &body, &p, 1_750_000_000)
+            route_answer("openai-chat", &body, &p, 1_750_000_000, Default::default())
         );
         assert!(m.route_text.unwrap().contains("chat.completion"));
 
@@ -1078,13 +1110,77 @@ mod tests {
             lines: lines.clone(),
             now: 1_750_000_000,
             seed: 5,
+            release: String::new(),
         });
         assert_eq!(r.seq, 2);
         assert_eq!(
             r.text,
-            crate::generate::route_answer("openai-chat", &body, &lines, 1_750_000_000, 5)
+            crate::generate::route_answer(
+                "openai-chat",
+                &body,
+                &lines,
+                (1_750_000_000, 5),
+                changes::Release::NEWEST
+            )
         );
         assert!(r.text.is_some());
+    }
+
+    /// The route answers as the render's release writes: a `/v1/responses`
+    /// stream whose second tool call comes in a later chunk gets its own
+    /// output_index from 0.32.10-rc0 on (`responses_stream_items`) and
+    /// reuses index 0 before, in the Answer pane's job and the Generate
+    /// pane's alike.
+    #[test]
+    fn a_route_answers_as_the_renders_release() {
+        let body = json!({"model": "m", "stream": true, "input": "hi",
+            "tools": [{"type": "function", "name": "f", "parameters": {"type": "object"}}]});
+        let call = |name: &str| {
+            json!({"model": "m", "created_at": "2025-06-15T00:00:00Z",
+                "message": {"role": "assistant", "content": "", "tool_calls": [
+                    {"id": format!("call_{name}"), "function": {"index": 0, "name": name, "arguments": {}}}]},
+                "done": false})
+            .to_string()
+        };
+        let done = json!({"model": "m", "created_at": "2025-06-15T00:00:00Z",
+            "message": {"role": "assistant", "content": ""}, "done": true, "done_reason": "stop"})
+        .to_string();
+        let lines = vec![call("f"), call("g"), done];
+        let indexes = |release: &str| {
+            let r = run_route_job(&RouteJob {
+                seq: 1,
+                route: "openai-responses".into(),
+                body: body.clone(),
+                lines: lines.clone(),
+                now: 1_750_000_000,
+                seed: 5,
+                release: release.into(),
+            });
+            let text = r.text.expect("the route takes the body");
+            text.lines()
+                .filter_map(|l| l.strip_prefix("data: "))
+                .filter_map(|d| serde_json::from_str::<Value>(d).ok())
+                .filter(|e| e["type"] == "response.output_item.added")
+                .map(|e| e["output_index"].as_u64().unwrap())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(indexes("0.32.9"), [0, 0]);
+        assert_eq!(indexes("0.32.10-rc0"), [0, 1]);
+        assert_eq!(indexes(""), indexes(changes::Release::NEWEST.tag));
+
+        // the Answer pane's job takes the release from the render's setup
+        let s = State {
+            endpoint: StateEndpoint::Chat,
+            ollama: "0.32.9".into(),
+            ..state(
+                THINK_TEMPLATE,
+                "",
+                json!({"model": "m", "messages": [{"role": "user", "content": "hi"}]}),
+            )
+        };
+        let gate = Gate::of(&crate::engine::run(&s, TODAY));
+        assert_eq!(gate.release().tag, "0.32.9");
+        assert_eq!(Gate::NoPrompt.release(), changes::Release::NEWEST);
     }
 
     #[test]

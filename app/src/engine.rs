@@ -262,7 +262,7 @@ pub fn route_view(rc: &RouteCase) -> RouteView {
         path: rc.route.path().to_string(),
         native_path: native.path().to_string(),
         api_request: rc.converted.as_ref().ok().map(|c| pretty(&c.request)),
-        fields: notes::notes(rc.route, &rc.body),
+        fields: notes::notes(rc.route, &rc.body, rc.release),
     }
 }
 

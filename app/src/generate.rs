@@ -368,17 +368,22 @@ pub struct Summary {
 /// native handler writes it, or, when the client asked for no stream, the
 /// one aggregated response. `body` is the body the client sent; `now` the
 /// Unix seconds and `seed` the draw for the ids Ollama takes from the clock
-/// and at random. `None` when the route refuses the body.
+/// and at random; `release` the Ollama release whose middleware converts
+/// and writes. `None` when the route refuses the body.
 pub fn route_answer(
     route: &str,
     body: &Value,
     lines: &[String],
-    now: i64,
-    seed: u64,
+    (now, seed): (i64, u64),
+    release: changes::Release,
 ) -> Option<String> {
     use ollama::compat::{self, reply::Writer, Route};
     let route = Route::from_name(route)?;
-    let conv = compat::convert(route, body).ok()?;
+    let env = compat::Env {
+        no_cloud: false,
+        release,
+    };
+    let conv = compat::convert_with(route, body, env).ok()?;
     let ids = compat::reply::random_ids(route, seed);
     let text = body.to_string();
     let mut w = Writer::for_route(
@@ -390,6 +395,7 @@ pub fn route_answer(
         now,
         seed,
     )
+    .with_release(release)
     .with_body_text(body, &text);
     let chunks: Vec<Value> = lines
         .iter()
@@ -843,21 +849,34 @@ mod tests {
             r#"{"model":"m","created_at":"2025-06-01T12:00:01Z","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":5,"eval_count":1}"#.to_string(),
         ];
         let body = json!({"model": "m", "messages": [{"role": "user", "content": "hi"}]});
-        let one = route_answer("openai-chat", &body, &lines, 0, 7).unwrap();
+        let one = route_answer("openai-chat", &body, &lines, (0, 7), Default::default()).unwrap();
         let v: Value = serde_json::from_str(&one).unwrap();
         assert_eq!(v["object"], "chat.completion");
         assert_eq!(v["id"], "chatcmpl-7");
         assert_eq!(v["choices"][0]["message"]["content"], "Hi");
         assert_eq!(v["usage"]["total_tokens"], 6);
         let body = json!({"model": "m", "max_tokens": 5, "stream": true, "messages": [{"role": "user", "content": "hi"}]});
-        let sse = route_answer("anthropic-messages", &body, &lines, 0, 7).unwrap();
+        let sse = route_answer(
+            "anthropic-messages",
+            &body,
+            &lines,
+            (0, 7),
+            Default::default(),
+        )
+        .unwrap();
         assert!(sse.starts_with("event: message_start\n"), "{sse}");
         assert!(
             sse.ends_with("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"),
             "{sse}"
         );
         assert_eq!(
-            route_answer("openai-chat", &json!({"messages": []}), &lines, 0, 7),
+            route_answer(
+                "openai-chat",
+                &json!({"messages": []}),
+                &lines,
+                (0, 7),
+                Default::default()
+            ),
             None
         );
     }

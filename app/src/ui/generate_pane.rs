@@ -117,6 +117,7 @@ pub fn GeneratePane() -> impl IntoView {
             lines: lines.get(),
             now: (js_sys::Date::now() / 1000.0) as i64,
             seed: seed.get_value(),
+            release: store.state.with_untracked(|s| s.ollama.clone()),
         });
     });
     let route_answer = Memo::new(move |_| {

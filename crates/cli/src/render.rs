@@ -176,7 +176,7 @@ fn route_json(case: &RenderCase, result: &Result<Rendered, Failure>, j: &mut Jso
         });
         j["options"] = options_in_effect(&case.request);
     }
-    j["fields"] = json!(ollama::compat::notes::notes(rc.route, &rc.body));
+    j["fields"] = json!(ollama::compat::notes::notes(rc.route, &rc.body, rc.release));
     if let Err(f) = result {
         if let Some(b) = &f.body {
             j["body"] = json!(b);

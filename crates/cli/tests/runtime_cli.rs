@@ -555,4 +555,25 @@ fn a_compatibility_route_converts_as_its_release() {
     );
     let (_, new) = json_out(&["render", "--json"], &case("0.32.11"));
     assert_eq!(new["api_request"]["think"], "max", "{new}");
+    // and the field's note says what each release does with it
+    let note = |v: &Json| {
+        v["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["field"] == "reasoning_effort")
+            .map(|f| f["detail"].as_str().unwrap().to_string())
+            .unwrap()
+    };
+    assert_eq!(
+        note(&new),
+        "think: none = false, minimal = low, xhigh and ultra = max"
+    );
+    assert!(
+        note(&old).ends_with(
+            "any other value is a 400 (before openai_reasoning_effort_clamp, Ollama 0.32.11)"
+        ),
+        "{}",
+        note(&old)
+    );
 }

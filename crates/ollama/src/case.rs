@@ -59,6 +59,8 @@ pub struct RouteCase {
     pub body: Json,
     /// The converted request, or the middleware's refusal.
     pub converted: Result<Converted, Refused>,
+    /// The Ollama release whose middleware converted it.
+    pub release: changes::Release,
 }
 
 impl RouteCase {
@@ -181,6 +183,7 @@ impl RenderCase {
                 route,
                 body,
                 converted,
+                release,
             }
         });
         let name = opt_str(&m, "name")?

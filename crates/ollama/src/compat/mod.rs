@@ -273,7 +273,7 @@ pub fn exercise(data: &[u8]) {
         return;
     };
     let parsed: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
-    let _ = notes::notes(route, &parsed);
+    let _ = notes::notes(route, &parsed, env.release);
     let case = serde_json::json!({
         "endpoint": route.name(),
         "model": {"template": "{{ range .Messages }}{{ .Role }}: {{ .Content }}{{ end }}"},

@@ -178,9 +178,49 @@ fn table(route: Route) -> (Table, Table, &'static str) {
     }
 }
 
-/// The fate of each top-level field of `body`, then the defaults the route
-/// added for fields the body leaves out.
-pub fn notes(route: Route, body: &Json) -> Vec<FieldNote> {
+/// Fields whose conversion reads otherwise before a row of Ollama's table:
+/// (route, field, row, the detail in a release without the row). Oldest
+/// row first for each field: a release lacks every row after the first
+/// one it lacks, so that row's entry describes it.
+const BEFORE: &[(Route, &str, &changes::Change, &str)] = {
+    use changes::ollama::*;
+    &[
+        (Route::OpenAiChat, "reasoning", &OPENAI_REASONING_EFFORT_CLAMP,
+            "think (reasoning.effort: high, medium, low and max as themselves, none = false; any other value is a 400; wins over reasoning_effort)"),
+        (Route::OpenAiChat, "reasoning_effort", &OPENAI_REASONING_EFFORT_CLAMP,
+            "think: high, medium, low and max as themselves, none = false; any other value is a 400"),
+        (Route::OpenAiResponses, "reasoning", &OPENAI_REASONING_EFFORT_CLAMP,
+            "think (reasoning.effort: high, medium, low and max as themselves, none = false; any other value is a 400; summary is ignored)"),
+        (Route::OpenAiResponses, "tools", &RESPONSES_NAMESPACE_TOOLS,
+            "tools (function tools; a namespace tool becomes one function named after the namespace, with no parameters, its members dropped; a web_search tool passes through as a function with no name)"),
+        (Route::OpenAiResponses, "tools", &RESPONSES_WEB_SEARCH,
+            "tools (function tools; namespace tools expand to their members as namespace.name; a web_search tool passes through as a function with no name)"),
+        (Route::OpenAiResponses, "input", &RESPONSES_WEB_SEARCH,
+            "messages: a string is one user message; message items keep their role (an assistant message replayed between a function_call and its output stays a turn of its own); function_call items become an assistant's tool_calls; function_call_output items become tool messages; a web_search_call item is a 400; a reasoning item's encrypted_content becomes the next assistant message's thinking"),
+    ]
+};
+
+/// The detail of a known field in `release`: the table's, or where the
+/// release lacks a row that changed it, what it did before, naming the row.
+fn detail_in(route: Route, field: &str, newest: &str, release: changes::Release) -> String {
+    BEFORE
+        .iter()
+        .find(|(r, f, row, _)| *r == route && *f == field && !release.has(row))
+        .map_or_else(
+            || newest.to_string(),
+            |(_, _, row, old)| {
+                format!(
+                    "{old} (before {}, Ollama {})",
+                    row.id,
+                    changes::ollama::name_of(row.first)
+                )
+            },
+        )
+}
+
+/// The fate of each top-level field of `body` in an Ollama release, then
+/// the defaults the route added for fields the body leaves out.
+pub fn notes(route: Route, body: &Json, release: changes::Release) -> Vec<FieldNote> {
     let (known, defaults, go) = table(route);
     let mut out = Vec::new();
     let Some(obj) = body.as_object() else {
@@ -201,10 +241,10 @@ pub fn notes(route: Route, body: &Json) -> Vec<FieldNote> {
                 fate: Dropped,
                 detail: "null: left unset".into(),
             },
-            Some((_, fate, detail)) => FieldNote {
+            Some((name, fate, detail)) => FieldNote {
                 field: k.clone(),
                 fate: *fate,
-                detail: (*detail).into(),
+                detail: detail_in(route, name, detail, release),
             },
             None => FieldNote {
                 field: k.clone(),
@@ -243,6 +283,7 @@ mod tests {
         let n = notes(
             Route::OpenAiChat,
             &serde_json::json!({"model": "m", "messages": [], "max_tokens": 5, "n": 2, "Top_P": null}),
+            changes::Release::NEWEST,
         );
         let fate = |f: &str| n.iter().find(|x| x.field == f).map(|x| x.fate);
         assert_eq!(fate("max_tokens"), Some(Mapped));
@@ -250,5 +291,85 @@ mod tests {
         assert_eq!(fate("temperature"), Some(Defaulted));
         assert_eq!(fate("top_p"), Some(Defaulted));
         assert_eq!(fate("Top_P"), Some(Dropped));
+    }
+
+    /// A field a row of the release table changed reads as the release
+    /// converts it, and names the row it lacks.
+    #[test]
+    fn fields_read_as_the_release_converts() {
+        let release = |t: &str| changes::Release::parse(t).unwrap();
+        let detail = |route, body: serde_json::Value, field: &str, r| {
+            notes(route, &body, r)
+                .into_iter()
+                .find(|n| n.field == field)
+                .unwrap()
+                .detail
+        };
+        let chat = serde_json::json!({"model": "m", "messages": [], "reasoning_effort": "minimal"});
+        let newest = detail(
+            Route::OpenAiChat,
+            chat.clone(),
+            "reasoning_effort",
+            changes::Release::NEWEST,
+        );
+        assert_eq!(
+            newest,
+            "think: none = false, minimal = low, xhigh and ultra = max"
+        );
+        assert_eq!(
+            detail(
+                Route::OpenAiChat,
+                chat.clone(),
+                "reasoning_effort",
+                release("0.32.11")
+            ),
+            newest
+        );
+        let old = detail(
+            Route::OpenAiChat,
+            chat,
+            "reasoning_effort",
+            release("0.32.10"),
+        );
+        assert!(
+            old.ends_with(
+                "any other value is a 400 (before openai_reasoning_effort_clamp, Ollama 0.32.11)"
+            ),
+            "{old}"
+        );
+        let tools = serde_json::json!({"model": "m", "input": "hi", "tools": []});
+        let at = |t| detail(Route::OpenAiResponses, tools.clone(), "tools", release(t));
+        assert!(
+            at("0.32.6").contains("one function named after the namespace"),
+            "{}",
+            at("0.32.6")
+        );
+        assert!(at("0.32.6").ends_with("(before responses_namespace_tools, Ollama 0.32.7)"));
+        assert!(at("0.32.9").contains("expand to their members"));
+        assert!(at("0.32.9").ends_with("(before responses_web_search, Ollama 0.32.10-rc0)"));
+        assert!(
+            !at("0.32.10-rc0").contains("before"),
+            "{}",
+            at("0.32.10-rc0")
+        );
+        // every row named here is a row of Ollama's table, and each field
+        // lists its rows oldest first
+        for w in BEFORE.windows(2) {
+            if (w[0].0, w[0].1) == (w[1].0, w[1].1) {
+                assert!(
+                    w[0].2.first <= w[1].2.first,
+                    "{} then {}",
+                    w[0].2.id,
+                    w[1].2.id
+                );
+            }
+        }
+        for (_, _, row, _) in BEFORE {
+            assert!(
+                changes::ollama::TABLE.iter().any(|r| r.id == row.id),
+                "{}",
+                row.id
+            );
+        }
     }
 }
