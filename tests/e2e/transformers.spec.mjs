@@ -187,6 +187,17 @@ describe('Ollama release', () => {
         '0.32.7',
         '0.32.6',
         '0.32.6-rc0',
+        '0.32.5',
+        '0.32.5-rc0',
+        '0.32.4',
+        '0.32.4-rc0',
+        '0.32.3',
+        '0.32.3-rc0',
+        '0.32.2',
+        '0.32.2-rc3',
+        '0.32.2-rc2',
+        '0.32.2-rc1',
+        '0.32.2-rc0',
       ]);
       const prompt = await app.promptText();
       await id('release-select').selectOption('0.32.15');

@@ -276,13 +276,13 @@ mod tests {
         );
         assert_eq!(
             Release::parse("0.29.9").unwrap_err(),
-            "Ollama \"0.29.9\" is not a supported release (supported: every release from 0.32.6-rc0 to 0.33.0-rc2)"
+            "Ollama \"0.29.9\" is not a supported release (supported: every release from 0.32.2-rc0 to 0.33.0-rc2)"
         );
         assert_eq!(Build::parse("b11312"), Ok(Build::B11312));
         assert_eq!(Build::parse("10488"), Ok(Build::B10488));
         assert_eq!(
             Build::parse("b9999").unwrap_err(),
-            "llama.cpp build \"b9999\" is not supported (supported: b10242, b10353, b10380, b10434, b10488, b11312)"
+            "llama.cpp build \"b9999\" is not supported (supported: b10069, b10091, b10242, b10353, b10380, b10434, b10488, b11312)"
         );
         assert!(Build::parse("latest")
             .unwrap_err()
@@ -306,5 +306,7 @@ mod tests {
         assert_eq!(between(Build::B10380, Build::B10434), 3);
         assert_eq!(between(Build::B10353, Build::B10380), 0);
         assert_eq!(between(Build::B10242, Build::B10353), 4);
+        assert_eq!(between(Build::B10091, Build::B10242), 5);
+        assert_eq!(between(Build::B10069, Build::B10091), 1);
     }
 }

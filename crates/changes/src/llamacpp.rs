@@ -32,6 +32,10 @@ use std::fmt;
 pub struct Build(pub u32);
 
 impl Build {
+    /// b10069: what Ollama v0.32.2-rc0 to v0.32.2 compile.
+    pub const B10069: Build = Build(10069);
+    /// b10091: what Ollama v0.32.3-rc0 to v0.32.5 compile.
+    pub const B10091: Build = Build(10091);
     /// b10242: what Ollama v0.32.6-rc0 to v0.32.7 compile (not on PyPI:
     /// read from 10248's tree, see COMPATIBILITY.md).
     pub const B10242: Build = Build(10242);
@@ -50,6 +54,8 @@ impl Build {
     pub const NEWEST: Build = Build::B11312;
     /// Every build whose behaviour is reproduced, oldest first.
     pub const SUPPORTED: &'static [Build] = &[
+        Build::B10069,
+        Build::B10091,
         Build::B10242,
         Build::B10353,
         Build::B10380,
@@ -163,6 +169,11 @@ change_table! {
         "common/jinja/value.cpp test_is_iterable, test_is_sequence",
         new: "a dict is iterable and a sequence",
         old: "a dict is neither iterable nor a sequence";
+    PRESERVE_REASONING_DROP_THINKING = "preserve_reasoning_drop_thinking", "jinja", (10091, 10103),
+        "between the published 10091 and 10103 (the hunk names no PR)",
+        "common/jinja/caps.cpp caps_apply_preserve_reasoning",
+        new: "preserve_reasoning (the kwarg, the server default, the capability probe) also sets drop_thinking to its negation",
+        old: "drop_thinking is left unset: DeepSeek V4's template, which defaults it to true, drops earlier turns' reasoning even with preserve_reasoning";
     CAPS_PRESERVE_REASONING_ENABLE_THINKING = "caps_preserve_reasoning_enable_thinking", "jinja", (10248, 10261),
         "landed in b10249-b10261 (likely PR #26398, DeepSeek V4)",
         "common/jinja/caps.cpp caps_get (preserve reasoning probe)",
@@ -185,6 +196,21 @@ change_table! {
         old: "one probe: such a template takes string content only, and parts are joined with newlines";
 
     // Chat templates and their handlers (common/chat.cpp, common/parsers/).
+    LAGUNA_AUTOPARSER_TRIM = "laguna_autoparser_trim", "chat", (10078, 10088),
+        "between the published 10078 and 10088 (the Laguna support of common/chat-diff-analyzer.cpp)",
+        "common/chat-diff-analyzer.cpp (templates with laguna_glm_thinking)",
+        new: "Laguna's reasoning markers are trimmed to <think> and </think>: a continued assistant message is written <think>reasoning</think>content",
+        old: "the markers keep their newlines and are not found in the generation prompt: a continuation writes <think> twice (<think><think>\\nreasoning\\n</think>\\n)";
+    DEEPSEEK_V4_HANDLER = "deepseek_v4_handler", "chat", (10091, 10103),
+        "between the published 10091 and 10103 (deepseek_v4_sort_tool_results)",
+        "common/chat.cpp common_chat_try_specialized_template",
+        new: "DeepSeek V4's templates (DSML without function_calls) use the V3.2/V4 handler, which sorts consecutive tool results into tool-call order",
+        old: "they go through the generic autoparser: tool results keep the request's order, and a continuation with thinking off writes </think><think></think>";
+    HANDLER_QWEN3_CODER = "handler_qwen3_coder", "chat", (10223, 10227),
+        "between the published 10223 and 10227 (common_chat_params_init_qwen3_coder)",
+        "common/chat.cpp common_chat_try_specialized_template",
+        new: "templates with <tool_call>, <function= and <parameter= have the Qwen3-Coder handler (Nemotron-3-Nano, StepFun 3.5): a continuation after reasoning is written </think> and a blank line",
+        old: "they go through the generic autoparser: a continuation after reasoning is written </think> and one newline";
     HANDLER_MUSE_GLIMMER = "handler_muse_glimmer", "chat", (10338, 10353),
         "PR #26841 (not in the published 10338, in 10355; b10353 is the build Ollama moved to for it, PR #17659)",
         "common/chat.cpp common_chat_try_specialized_template (common_chat_params_init_muse_glimmer)",
@@ -227,6 +253,11 @@ change_table! {
         old: "every template with <tool_call>, <function= and <parameter= is routed to the Qwen3-Coder handler";
 
     // llama-server's request handling (tools/server/).
+    REASONING_EFFORT_NONE = "reasoning_effort_none", "server", (10108, 10121),
+        "between the published 10108 and 10121 (\"Parse also the OAI reasoning_effort: none specific value\")",
+        "tools/server/server-common.cpp oaicompat_chat_params_parse",
+        new: "a request's reasoning_effort \"none\" turns thinking off",
+        old: "reasoning_effort is not read: \"none\" leaves thinking on";
     REASONING_EFFORT_BODY = "reasoning_effort_body", "server", (10429, 10434),
         "PR #26941 (first in b10434 by its release notes; 10429 is the last published build without it)",
         "tools/server/server-common.cpp oaicompat_chat_params_parse",
@@ -269,6 +300,11 @@ change_table! {
         "src/llama-vocab.cpp llama_vocab::impl::load",
         new: "the glm4 pre-tokenizer takes a whole word that is a token before merging (ignore_merges)",
         old: "the glm4 pre-tokenizer always merges";
+    MINIMAX_EOG_MARKER = "minimax_eog_marker", "tokenizer", (10133, 10142),
+        "between the published 10133 and 10142 (the EOG list's \"minimax-m2/m3\" entry)",
+        "src/llama-vocab.cpp llama_vocab::impl::load (end-of-generation tokens)",
+        new: "MiniMax's [e~[ is an end-of-generation token, made a control token",
+        old: "[e~[ is an ordinary token: generation does not stop at it";
     NEW_PRETOKENIZER_HY_V4 = "new_pretokenizer_hy_v4", "tokenizer", (10798, 10816),
         "landed in b10799-b10816",
         "src/llama-vocab.cpp llama_vocab::impl::load",

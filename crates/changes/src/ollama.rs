@@ -201,11 +201,88 @@ impl Release {
         commit: "4f066a6fb0c05d7dcf68e02858a5ddd399af716a",
         llama_cpp: Build::B10353,
     };
+    /// v0.32.5 (commit eec8e0b, 2026-07-27): llama.cpp b10091.
+    pub const V0_32_5: Release = Release {
+        tag: "0.32.5",
+        commit: "eec8e0b9458b8a01be0c216a9cc53eefde24ef50",
+        llama_cpp: Build::B10091,
+    };
+    /// v0.32.5-rc0 (commit be7572e, 2026-07-26): llama.cpp b10091.
+    pub const V0_32_5_RC0: Release = Release {
+        tag: "0.32.5-rc0",
+        commit: "be7572e2cf442789e1c0f7fbbbd8bb5c89250a7d",
+        llama_cpp: Build::B10091,
+    };
+    /// v0.32.4 (commit 64ee2f9, 2026-07-24): llama.cpp b10091.
+    pub const V0_32_4: Release = Release {
+        tag: "0.32.4",
+        commit: "64ee2f9847ccaedd8f05a139c30f086e9e0abe73",
+        llama_cpp: Build::B10091,
+    };
+    /// v0.32.4-rc0: the same commit as v0.32.4.
+    pub const V0_32_4_RC0: Release = Release {
+        tag: "0.32.4-rc0",
+        commit: "64ee2f9847ccaedd8f05a139c30f086e9e0abe73",
+        llama_cpp: Build::B10091,
+    };
+    /// v0.32.3 (commit fce745f, 2026-07-22): llama.cpp b10091.
+    pub const V0_32_3: Release = Release {
+        tag: "0.32.3",
+        commit: "fce745fe5e4f0c7741ca46fc5484c9471c997d00",
+        llama_cpp: Build::B10091,
+    };
+    /// v0.32.3-rc0 (commit 1fd1ccf, 2026-07-22): llama.cpp b10091.
+    pub const V0_32_3_RC0: Release = Release {
+        tag: "0.32.3-rc0",
+        commit: "1fd1ccf7ad3bef3e7e3b49d151f7bee8570c42ab",
+        llama_cpp: Build::B10091,
+    };
+    /// v0.32.2 (commit a51df81, 2026-07-21): llama.cpp b10069.
+    pub const V0_32_2: Release = Release {
+        tag: "0.32.2",
+        commit: "a51df815734ef001b07fa29018f0cdc8523f83cc",
+        llama_cpp: Build::B10069,
+    };
+    /// v0.32.2-rc3: the same commit as v0.32.2.
+    pub const V0_32_2_RC3: Release = Release {
+        tag: "0.32.2-rc3",
+        commit: "a51df815734ef001b07fa29018f0cdc8523f83cc",
+        llama_cpp: Build::B10069,
+    };
+    /// v0.32.2-rc2 (commit e21d532, 2026-07-21): llama.cpp b10069.
+    pub const V0_32_2_RC2: Release = Release {
+        tag: "0.32.2-rc2",
+        commit: "e21d5327b01e8edeb47055733947a00d44f70751",
+        llama_cpp: Build::B10069,
+    };
+    /// v0.32.2-rc1 (commit 4d1b53e, 2026-07-21): llama.cpp b10069.
+    pub const V0_32_2_RC1: Release = Release {
+        tag: "0.32.2-rc1",
+        commit: "4d1b53e6fb935fb93962cc4689da3ac9320ec87d",
+        llama_cpp: Build::B10069,
+    };
+    /// v0.32.2-rc0 (commit de1ce45, 2026-07-20): llama.cpp b10069.
+    pub const V0_32_2_RC0: Release = Release {
+        tag: "0.32.2-rc0",
+        commit: "de1ce45913871c5e3fa58c8da7640f911bf23c24",
+        llama_cpp: Build::B10069,
+    };
     /// The newest supported release: the default.
     pub const NEWEST: Release = Release::V0_33_0_RC2;
     /// Every release whose behaviour is reproduced, oldest first
     /// (COMPATIBILITY.md, "Ollama releases", says which differ and how).
     pub const SUPPORTED: &'static [Release] = &[
+        Release::V0_32_2_RC0,
+        Release::V0_32_2_RC1,
+        Release::V0_32_2_RC2,
+        Release::V0_32_2_RC3,
+        Release::V0_32_2,
+        Release::V0_32_3_RC0,
+        Release::V0_32_3,
+        Release::V0_32_4_RC0,
+        Release::V0_32_4,
+        Release::V0_32_5_RC0,
+        Release::V0_32_5,
         Release::V0_32_6_RC0,
         Release::V0_32_6,
         Release::V0_32_7,
@@ -275,6 +352,72 @@ impl Release {
 
 change_table! {
     Runtime::Ollama, "Every row, oldest first.";
+    LAGUNA_V2_EMBEDDED_THINKING = "laguna_v2_embedded_thinking", "renderer",
+        (number(32, 2, Some(2)), number(32, 2, Some(3))),
+        "PR #17291, commit a18c23018",
+        "model/renderers/laguna.go LagunaRenderer.Render, lagunaV2AssistantContent",
+        new: "reasoning written inside an assistant message's content is taken out of it: the content is what follows the last </think>, and a message without thinking gets the text before the first </think> (after its last <think>) as its reasoning block",
+        old: "the content is written as it is, tags and all, and only the message's thinking fills the reasoning block";
+    LAGUNA_SPACED_TOOL_ARGUMENTS = "laguna_spaced_tool_arguments", "renderer",
+        (number(32, 2, Some(2)), number(32, 2, Some(3))),
+        "PR #17291, commit a18c23018",
+        "model/renderers/laguna.go formatLagunaToolCallArgument",
+        new: "a tool call's arguments that are not strings are written as spaced JSON (1000000, {\"a\": 1, \"b\": [1, 2]})",
+        old: "they are written as formatToolCallArgument writes them: objects and arrays as compact JSON, other values with %v (1e+06)";
+    LAGUNA_V8_RENDERER = "laguna_v8_renderer", "renderer",
+        (number(32, 2, Some(2)), number(32, 2, Some(3))),
+        "PR #17291, commit a18c23018",
+        "model/renderers/renderer.go rendererForName",
+        new: "the renderer of Laguna's v8 template exists, named laguna-v8",
+        old: "RENDERER laguna-v8 is an unknown renderer";
+    LAGUNA_V8_PARSER = "laguna_v8_parser", "parser",
+        (number(32, 2, Some(2)), number(32, 2, Some(3))),
+        "PR #17291, commit a18c23018",
+        "model/parsers/parsers.go ParserForName",
+        new: "the laguna-v8 parser reads a PARSER laguna-v8 model's answer (the Laguna parser, which never continues the last assistant message)",
+        old: "PARSER laguna-v8 is no parser: the answer is content as written, and it gives no tools or thinking capability";
+    POOLSIDE_V1_RENDERER = "poolside_v1_renderer", "renderer",
+        (number(32, 2, None), number(32, 3, Some(0))),
+        "PR #17335, commit 1fd1ccf7a",
+        "model/renderers/renderer.go rendererForName",
+        new: "Laguna's v8 renderer is named poolside-v1, and RENDERER laguna-v8 is unknown again",
+        old: "it is named laguna-v8, and RENDERER poolside-v1 is unknown";
+    POOLSIDE_V1_PARSER = "poolside_v1_parser", "parser",
+        (number(32, 2, None), number(32, 3, Some(0))),
+        "PR #17335, commit 1fd1ccf7a",
+        "model/parsers/parsers.go ParserForName",
+        new: "Laguna's v8 parser is named poolside-v1, and PARSER laguna-v8 is no parser again",
+        old: "it is named laguna-v8, and PARSER poolside-v1 is no parser (content as written, no tools or thinking capability)";
+    GLM_FINALIZE_UNCLOSED_TOOL_CALL = "glm_finalize_unclosed_tool_call", "parser",
+        (number(32, 2, None), number(32, 3, Some(0))),
+        "PR #17250, commit b517b9bd0",
+        "model/parsers/glm46.go GLM46Parser.Add, finalizeToolCall (the glm-4.7 and glm-ocr parsers)",
+        new: "a tool call whose </tool_call> never came is a call at the end of the output when it is otherwise complete, and else the error \"incomplete GLM tool call: ...\"",
+        old: "a tool call still open at the end of the output is dropped: no call, no content, no error";
+    OPENAI_STREAM_WIRE_FORMAT = "openai_stream_wire_format", "route",
+        (number(32, 5, None), number(32, 6, Some(0))),
+        "PR #17485, commit 8edecb5c6",
+        "middleware/openai.go ChatWriter.writeResponse; openai/openai.go ToStreamChunks, FinishChunk (/v1/chat/completions, streamed)",
+        new: "the role only on the first chunk, no content in the reasoning half of a split chunk, no chunk for the done response's empty trailer, the finish reason on a chunk of its own with an empty delta (done_reason or stop; tool_calls only in place of stop once a call was sent), the usage chunk after it, and every chunk created at the first response's time",
+        old: "every chunk's delta has role assistant and its content (\"\" in the reasoning half), the finish reason rides on the done response's own chunk (tool_calls for any reason once a call was sent or the chunk has one), the usage chunk is a copy of that chunk with no choices, and each chunk is created at the time it is written";
+    OPENAI_FINISH_LENGTH_OVER_TOOL_CALLS = "openai_finish_length_over_tool_calls", "route",
+        (number(32, 5, None), number(32, 6, Some(0))),
+        "PR #17485, commit 8edecb5c6",
+        "openai/openai.go ToChatCompletion (/v1/chat/completions)",
+        new: "an answer with tool calls has finish_reason tool_calls only in place of stop (length stays length)",
+        old: "any answer with tool calls has finish_reason tool_calls, whatever the done reason, even none";
+    IMAGEGEN_REFUSED = "imagegen_refused", "route",
+        (number(32, 5, None), number(32, 6, Some(0))),
+        "PR #16615, commit 4713800b0",
+        "server/routes.go GenerateHandler (/api/generate)",
+        new: "a model with the image capability is refused: 400 image generation models are not currently supported",
+        old: "a model with the image capability runs on the image-generation runner (not reproduced)";
+    GENERATE_IMAGE_FIELDS = "generate_image_fields", "route",
+        (number(32, 5, None), number(32, 6, Some(0))),
+        "PR #16615, commit 4713800b0",
+        "api/types.go GenerateRequest (/api/generate)",
+        new: "width, height and steps are not fields of the request: ignored whatever they hold",
+        old: "width, height and steps are int32 fields: a value of another type, a fraction or one out of range is a 400 (json: cannot unmarshal ... into Go struct field GenerateRequest.width of type int32)";
     GLIMMER_RENDERER = "glimmer_renderer", "renderer",
         (number(32, 6, None), number(32, 7, None)),
         "PR #17646, commit 3e79f4e37 (v0.32.7's branch; 43f4eda80 on main)",
@@ -437,10 +580,29 @@ mod tests {
         for tag in ["0.32.6-rc0", "0.32.6", "0.32.7"] {
             assert_eq!(Release::parse(tag).unwrap().llama_cpp, Build::B10242);
         }
-        let e = Release::parse("0.32.5").unwrap_err();
+        for tag in [
+            "0.32.3-rc0",
+            "0.32.3",
+            "0.32.4-rc0",
+            "0.32.4",
+            "0.32.5-rc0",
+            "0.32.5",
+        ] {
+            assert_eq!(Release::parse(tag).unwrap().llama_cpp, Build::B10091);
+        }
+        for tag in [
+            "0.32.2-rc0",
+            "0.32.2-rc1",
+            "0.32.2-rc2",
+            "0.32.2-rc3",
+            "0.32.2",
+        ] {
+            assert_eq!(Release::parse(tag).unwrap().llama_cpp, Build::B10069);
+        }
+        let e = Release::parse("0.32.1").unwrap_err();
         assert_eq!(
             e,
-            "Ollama \"0.32.5\" is not a supported release (supported: every release from 0.32.6-rc0 to 0.33.0-rc2)"
+            "Ollama \"0.32.1\" is not a supported release (supported: every release from 0.32.2-rc0 to 0.33.0-rc2)"
         );
     }
 

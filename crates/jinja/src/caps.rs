@@ -93,12 +93,19 @@ impl std::fmt::Display for Caps {
     }
 }
 
-/// `caps_apply_preserve_reasoning`.
+/// `caps_apply_preserve_reasoning`; `drop_thinking` too where the build
+/// has `preserve_reasoning_drop_thinking` (the context's rules).
 pub fn caps_apply_preserve_reasoning(ctx: &mut Context, enabled: bool) -> Result<()> {
     ctx.set_val("preserve_thinking", Value::bool(enabled))?;
     ctx.set_val("clear_thinking", Value::bool(!enabled))?;
     ctx.set_val("truncate_history_thinking", Value::bool(!enabled))?;
-    ctx.set_val("drop_thinking", Value::bool(!enabled))
+    if ctx
+        .rules
+        .has(&changes::llamacpp::PRESERVE_REASONING_DROP_THINKING)
+    {
+        ctx.set_val("drop_thinking", Value::bool(!enabled))?;
+    }
+    Ok(())
 }
 
 /// `caps_apply_reasoning_effort` (one value bound to both names).

@@ -65,6 +65,22 @@ fn test_jinja_table_b10242() {
     );
 }
 
+#[test]
+fn test_jinja_table_b10069() {
+    check(
+        include_str!("golden/test-jinja-b10069.jsonl"),
+        Build::B10069,
+    );
+}
+
+#[test]
+fn test_jinja_table_b10091() {
+    check(
+        include_str!("golden/test-jinja-b10091.jsonl"),
+        Build::B10091,
+    );
+}
+
 fn check(text: &str, build: Build) {
     let mut total = 0;
     let mut mismatches = Vec::new();

@@ -611,7 +611,9 @@ pub fn analyze_template_at(tmpl: &Template, now: i64) -> Reasoning {
         a.end = b"</think>".to_vec();
     }
     // Laguna
-    if src.contains("laguna_glm_thinking") {
+    if src.contains("laguna_glm_thinking")
+        && tmpl.rules().on(&changes::llamacpp::LAGUNA_AUTOPARSER_TRIM)
+    {
         a.start = trim(&a.start).to_vec();
         a.end = trim(&a.end).to_vec();
     }

@@ -589,7 +589,13 @@ pub fn try_specialized(
         content_only(tmpl, p, "gigachat-v3", "assistant<|role_sep|>\n")?
     } else if has("]<]minimax[>[") && has("<tool_call>") && has("<invoke name=") {
         minimax_m3(tmpl, p)?
-    } else if has("dsml_token") && has("DSML") && (has("function_calls") || has("tool_calls")) {
+    } else if has("dsml_token")
+        && has("DSML")
+        && (has("function_calls")
+            // DeepSeek V4's templates (no function_calls), before their
+            // handler: the generic autoparser
+            || (has("tool_calls") && tmpl.rules().on(&changes::llamacpp::DEEPSEEK_V4_HANDLER)))
+    {
         deepseek_v3_2(tmpl, p)?
     } else if has("'<|tool_call>call:'") {
         if !has("{#- OpenAI Chat Completions:") {
@@ -611,6 +617,8 @@ pub fn try_specialized(
         // before: templates that glue the tags are routed here too
         && !(has("'<tool_call><function=' ~ tool_call.name ~ '>'")
             && tmpl.rules().on(&changes::llamacpp::QWEN3_CODER_ROUTING))
+        // before the handler existed: the generic autoparser
+        && tmpl.rules().on(&changes::llamacpp::HANDLER_QWEN3_CODER)
     {
         qwen3_coder(tmpl, p)?
     } else {

@@ -424,7 +424,13 @@ pub fn chat_params_parse(
         }
         _ => {}
     }
-    if contains(&body, "reasoning_effort") {
+    if contains(&body, "reasoning_effort")
+        && opt
+            .tmpls
+            .default
+            .rules()
+            .on(&changes::llamacpp::REASONING_EFFORT_NONE)
+    {
         let effort = value_str(&body, "reasoning_effort", "");
         if effort == "none" {
             inputs.enable_thinking = false;

@@ -145,6 +145,9 @@ impl Template {
         let mut ctx = jinja::Context::with_rules(&self.src, self.rules.clone());
         ctx.current_time = now;
         if let Some(enabled) = preserve_reasoning {
+            // noted: where the build decides whether drop_thinking is set
+            self.rules
+                .on(&changes::llamacpp::PRESERVE_REASONING_DROP_THINKING);
             jinja::caps_apply_preserve_reasoning(&mut ctx, enabled).map_err(err)?;
         }
         if let Some(effort) = reasoning_effort {

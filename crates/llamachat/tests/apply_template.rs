@@ -7,7 +7,8 @@
 //! `apply-template-b10434.jsonl` b10434, recorded from 10435's tree,
 //! `apply-template-b10380.jsonl` b10380, `apply-template-b10353.jsonl`
 //! b10353, recorded from 10355's tree, `apply-template-b10242.jsonl`
-//! b10242, recorded from 10248's tree):
+//! b10242, recorded from 10248's tree, `apply-template-b10091.jsonl`
+//! b10091 and `apply-template-b10069.jsonl` b10069):
 //! the prompt, or the status and error body, must be equal byte for byte.
 //! A case with `"server"` was recorded with media allowed (a projector
 //! loaded). `ONLY=<template>` narrows the run, `SHOW=1` prints every
@@ -52,6 +53,16 @@ fn apply_template_goldens_b10353() {
 #[test]
 fn apply_template_goldens_b10242() {
     check("apply-template-b10242.jsonl", changes::Build::B10242);
+}
+
+#[test]
+fn apply_template_goldens_b10091() {
+    check("apply-template-b10091.jsonl", changes::Build::B10091);
+}
+
+#[test]
+fn apply_template_goldens_b10069() {
+    check("apply-template-b10069.jsonl", changes::Build::B10069);
 }
 
 fn check(file: &str, build: changes::Build) {

@@ -362,6 +362,11 @@ impl GenerateRequest {
     pub fn decode(v: &Json) -> D<GenerateRequest> {
         crate::api_decode::generate(v)
     }
+
+    /// [`GenerateRequest::decode`] as a release decodes it.
+    pub fn decode_in(v: &Json, release: changes::Release) -> D<GenerateRequest> {
+        crate::api_decode::generate_in(v, release)
+    }
 }
 
 /// Decodes a list of messages (Modelfile `MESSAGE` lines as API messages).

@@ -37,6 +37,16 @@ fn think(v: &Json) -> Result<Option<Json>, GoErr> {
 
 /// `time.ParseDuration`'s check, with its error texts.
 pub fn parse_duration(orig: &str) -> Result<(), String> {
+    duration_nanos(orig).map(|_| ())
+}
+
+/// Whether a `keep_alive` string is a zero duration (`0`, `0s`, `-0m`).
+pub fn duration_is_zero(s: &str) -> bool {
+    duration_nanos(s) == Ok(0)
+}
+
+/// `time.ParseDuration`'s magnitude in nanoseconds, or its error text.
+fn duration_nanos(orig: &str) -> Result<u128, String> {
     fn quote(s: &str) -> String {
         let mut out = String::from("\"");
         for c in s.chars() {
@@ -61,7 +71,7 @@ pub fn parse_duration(orig: &str) -> Result<(), String> {
         s = r;
     }
     if s == "0" {
-        return Ok(());
+        return Ok(0);
     }
     if s.is_empty() {
         return invalid();
@@ -135,7 +145,7 @@ pub fn parse_duration(orig: &str) -> Result<(), String> {
     if total == 1u128 << 63 && !orig.starts_with('-') {
         return invalid();
     }
-    Ok(())
+    Ok(total)
 }
 
 fn duration(v: &Json) -> Result<Option<Json>, GoErr> {
@@ -220,30 +230,44 @@ static CHAT_T: Struct = Struct {
     ],
 };
 
-static GENERATE_T: Struct = Struct {
-    name: "GenerateRequest",
-    go: "api.GenerateRequest",
-    fields: &[
-        ("model", Ty::Str),
-        ("prompt", Ty::Str),
-        ("suffix", Ty::Str),
-        ("system", Ty::Str),
-        ("template", Ty::Str),
-        ("context", Ty::Slice(&Ty::Int, "[]int")),
-        ("stream", Ty::Ptr(&Ty::Bool)),
-        ("raw", Ty::Bool),
-        ("format", Ty::Raw),
-        ("keep_alive", Ty::Ptr(&DURATION)),
-        ("images", Ty::Slice(&IMAGE, "[]api.ImageData")),
-        ("options", Ty::Map(&Ty::Any, "map[string]interface {}")),
-        ("think", Ty::Ptr(&THINK)),
-        ("truncate", Ty::Ptr(&Ty::Bool)),
-        ("shift", Ty::Ptr(&Ty::Bool)),
-        ("_debug_render_only", Ty::Bool),
-        ("logprobs", Ty::Bool),
-        ("top_logprobs", Ty::Int),
-    ],
-};
+/// `api.GenerateRequest`'s fields, and those a release adds after them.
+macro_rules! generate_struct {
+    ($name:ident $(, $extra:expr)*) => {
+        static $name: Struct = Struct {
+            name: "GenerateRequest",
+            go: "api.GenerateRequest",
+            fields: &[
+                ("model", Ty::Str),
+                ("prompt", Ty::Str),
+                ("suffix", Ty::Str),
+                ("system", Ty::Str),
+                ("template", Ty::Str),
+                ("context", Ty::Slice(&Ty::Int, "[]int")),
+                ("stream", Ty::Ptr(&Ty::Bool)),
+                ("raw", Ty::Bool),
+                ("format", Ty::Raw),
+                ("keep_alive", Ty::Ptr(&DURATION)),
+                ("images", Ty::Slice(&IMAGE, "[]api.ImageData")),
+                ("options", Ty::Map(&Ty::Any, "map[string]interface {}")),
+                ("think", Ty::Ptr(&THINK)),
+                ("truncate", Ty::Ptr(&Ty::Bool)),
+                ("shift", Ty::Ptr(&Ty::Bool)),
+                ("_debug_render_only", Ty::Bool),
+                ("logprobs", Ty::Bool),
+                ("top_logprobs", Ty::Int),
+                $($extra,)*
+            ],
+        };
+    };
+}
+generate_struct!(GENERATE_T);
+// before `generate_image_fields`: the image-generation runner's size and steps
+generate_struct!(
+    GENERATE_T_WITH_IMAGE_FIELDS,
+    ("width", Ty::I32),
+    ("height", Ty::I32),
+    ("steps", Ty::I32)
+);
 
 static EMBED_T: Struct = Struct {
     name: "EmbedRequest",
@@ -407,7 +431,18 @@ pub fn chat(v: &Json) -> D<ChatRequest> {
 
 /// Decodes an `/api/generate` body.
 pub fn generate(v: &Json) -> D<GenerateRequest> {
-    let d = unmarshal(v, &GENERATE_T)?;
+    generate_in(v, changes::Release::NEWEST)
+}
+
+/// [`generate`] as a release's `api.GenerateRequest` has it (with `width`,
+/// `height` and `steps` before `generate_image_fields`).
+pub fn generate_in(v: &Json, release: changes::Release) -> D<GenerateRequest> {
+    let t = if release.has(&changes::ollama::GENERATE_IMAGE_FIELDS) {
+        &GENERATE_T
+    } else {
+        &GENERATE_T_WITH_IMAGE_FIELDS
+    };
+    let d = unmarshal(v, t)?;
     let g = Got::of(Some(&d));
     Ok(GenerateRequest {
         model: g.str("model").into(),

@@ -75,6 +75,8 @@ pub enum Ty {
     Bool,
     /// `int`
     Int,
+    /// `int32`
+    I32,
     /// `float64`
     F64,
     /// `float32`
@@ -113,6 +115,7 @@ impl Ty {
             Ty::Str => "string",
             Ty::Bool => "bool",
             Ty::Int => "int",
+            Ty::I32 => "int32",
             Ty::F64 => "float64",
             Ty::F32 => "float32",
             Ty::Any => "interface {}",
@@ -300,7 +303,9 @@ impl Dec {
 
     fn mismatch(&mut self, v: &Json, ty: &Ty) {
         let value = match (v, ty) {
-            (Json::Number(n), Ty::Int | Ty::F64 | Ty::F32) => format!("number {}", literal(n)),
+            (Json::Number(n), Ty::Int | Ty::I32 | Ty::F64 | Ty::F32) => {
+                format!("number {}", literal(n))
+            }
             _ => kind(v).to_string(),
         };
         self.save(GoErr::Type {
@@ -328,6 +333,9 @@ impl Dec {
             (Ty::Int, Json::Number(n)) if n.is_i64() => Some(v.clone()),
             (Ty::Int, Json::Number(n)) if literal(n).parse::<i64>().is_ok() => {
                 Some(Json::from(literal(n).parse::<i64>().unwrap_or(0)))
+            }
+            (Ty::I32, Json::Number(n)) if literal(n).parse::<i32>().is_ok() => {
+                Some(Json::from(literal(n).parse::<i32>().unwrap_or(0)))
             }
             (Ty::F64, Json::Number(_)) => Some(v.clone()),
             (Ty::F32, Json::Number(n)) if n.as_f64().is_some_and(|f| (f as f32).is_finite()) => {

@@ -253,8 +253,10 @@ pub fn render(
             chat(model, req, settings, &mut ex)
         }
         Endpoint::Generate => {
-            let req = GenerateRequest::decode(request).map_err(|e| fail(400, e.0, &ex))?;
-            generate(model, req, settings, &mut ex)
+            let req = GenerateRequest::decode_in(request, settings.release)
+                .map_err(|e| fail(400, e.0, &ex))?;
+            let unload = req.prompt.is_empty() && keep_alive_zero(request);
+            generate(model, req, unload, settings, &mut ex)
         }
     }
 }
@@ -849,9 +851,21 @@ fn chat(model: &Model, mut req: ChatRequest, settings: &Settings, ex: &mut Expla
     })
 }
 
+/// Whether a body's `keep_alive` is zero (`api.Duration`: a number of
+/// seconds, or a duration string).
+fn keep_alive_zero(request: &Json) -> bool {
+    match request.get("keep_alive") {
+        // `time.Duration(t * float64(time.Second))`, truncated
+        Some(Json::Number(n)) => n.as_f64().is_some_and(|t| (0.0..1e-9).contains(&t)),
+        Some(Json::String(s)) => crate::api_decode::duration_is_zero(s),
+        _ => false,
+    }
+}
+
 fn generate(
     model: &Model,
     mut req: GenerateRequest,
+    unload: bool,
     settings: &Settings,
     ex: &mut Explain,
 ) -> R<Rendered> {
@@ -862,6 +876,22 @@ fn generate(
         return Err(fail(404, format!("model '{}' not found", req.model), ex));
     }
     let mut loaded = load(model, settings, ex)?;
+    // after the unload request (the runner is expired) and before raw mode
+    if !unload && ex.capabilities.iter().any(|c| c.name == "image") {
+        let rules = changes::Rules::of_release(settings.release);
+        let refused = rules.on(&changes::ollama::IMAGEGEN_REFUSED);
+        ex.release_rules = vec![BuildRule::of(&changes::ollama::IMAGEGEN_REFUSED, &rules)];
+        return Err(fail(
+            400,
+            if refused {
+                "image generation models are not currently supported"
+            } else {
+                // the image-generation runner (MLX), which Promptscope does not run
+                "image generation: this release runs the model with its image-generation runner, which Promptscope does not reproduce (Ollama answers with an image, not this error)"
+            },
+            ex,
+        ));
+    }
     if req.raw
         && (!req.template.is_empty()
             || !req.system.is_empty()

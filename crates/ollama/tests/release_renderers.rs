@@ -44,6 +44,21 @@ fn every_supported_release_renders_as_its_go_code_did() {
     check("renderers", |c| c.area == "renderer", |_| true);
 }
 
+/// Laguna's renderers (`laguna`, `laguna-v8`, `poolside-v1`) over reasoning
+/// written inside an assistant's content, a lone `</think>`, prefills and
+/// tool-call arguments of every JSON kind, and `laguna-v8` over the 25
+/// conversations of `renderers.jsonl` (67 cases recorded at v0.32.2-rc2,
+/// v0.32.2, v0.32.3-rc0, v0.32.6 and v0.33.0-rc2).
+#[test]
+fn laguna_per_release() {
+    // only Laguna's renderers are in this set
+    check(
+        "renderers-laguna",
+        |c| c.area == "renderer" && (c.id.starts_with("laguna") || c.id.starts_with("poolside")),
+        |_| true,
+    );
+}
+
 /// glimmer's system messages that speak of reasoning effort or strength
 /// (38 cases recorded at v0.32.10, v0.32.11 and v0.33.0-rc2), at every
 /// release that has the glimmer renderer; before it, each is the error

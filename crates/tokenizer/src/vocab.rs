@@ -871,6 +871,12 @@ impl Vocab {
         }
         for &id in &order {
             if is(self, id, EOG_NAMES) {
+                // MiniMax's end marker, before `minimax_eog_marker`, is no EOG
+                if *self.tokens[id as usize].text == *b"[e~["
+                    && !rules.on(&changes::llamacpp::MINIMAX_EOG_MARKER)
+                {
+                    continue;
+                }
                 self.eog.insert(id);
                 let a = &mut self.tokens[id as usize].attr;
                 *a = *a | TokenAttr::CONTROL;

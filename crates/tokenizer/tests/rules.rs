@@ -332,26 +332,7 @@ fn glm4_ignore_merges_by_build() {
 /// to the special-token pass); at b10488 it stays a control token.
 #[test]
 fn plamo_s_is_normal_only_in_the_newer_build() {
-    let mut tokens: Vec<String> = vec!["<unk>".into(), "<|plamo:eos|>".into(), "</s>".into()];
-    let mut types = vec![2, 3, 3];
-    let mut scores = vec![0.0f32; 3];
-    for b in 0..256 {
-        tokens.push(format!("<0x{b:02X}>"));
-        types.push(6);
-        scores.push(0.0);
-    }
-    let bytes = common::gguf_bytes(&[
-        ("tokenizer.ggml.model", Kv::Str("llama")),
-        ("tokenizer.ggml.tokens", Kv::Strs(tokens)),
-        ("tokenizer.ggml.token_type", Kv::I32s(types)),
-        ("tokenizer.ggml.scores", Kv::F32s(scores)),
-        ("tokenizer.ggml.eos_token_id", Kv::U32(1)),
-        ("tokenizer.ggml.eot_token_id", Kv::U32(2)),
-    ]);
-    let file = gguf_meta::parse(&bytes[..]).unwrap();
-    let at = |build| {
-        Vocab::from_gguf_with(&file, tokenizer::LoadOptions::default().with_build(build)).unwrap()
-    };
+    let at = spm_at(&[("<|plamo:eos|>", 3), ("</s>", 3)], Some(2));
     let (old, new) = (at(changes::Build::B10488), at(changes::Build::B11312));
     assert!(old.is_eog(2) && old.token_attr(2).unwrap().has(TokenAttr::CONTROL));
     assert!(!new.is_eog(2) && new.token_attr(2).unwrap().has(TokenAttr::NORMAL));
@@ -359,4 +340,62 @@ fn plamo_s_is_normal_only_in_the_newer_build() {
         .build_rules_applied()
         .iter()
         .any(|c| c.id == "plamo_s_normal"));
+}
+
+/// MiniMax's `[e~[` (row `minimax_eog_marker`): an end of generation made
+/// a control token from b10142 (b10242 on), an ordinary token before
+/// (b10091, b10069).
+#[test]
+fn minimax_end_marker_is_eog_only_from_b10142() {
+    let at = spm_at(&[("</s>", 3), ("[e~[", 1)], None);
+    for build in [changes::Build::B10242, changes::Build::B10488] {
+        let v = at(build);
+        assert!(
+            v.is_eog(2) && v.token_attr(2).unwrap().has(TokenAttr::CONTROL),
+            "{build}"
+        );
+    }
+    for build in [changes::Build::B10069, changes::Build::B10091] {
+        let v = at(build);
+        assert!(
+            !v.is_eog(2) && v.token_attr(2).unwrap().has(TokenAttr::NORMAL),
+            "{build}"
+        );
+        assert!(v.is_eog(1), "{build}");
+        assert!(v
+            .build_rules_applied()
+            .iter()
+            .any(|c| c.id == "minimax_eog_marker"));
+    }
+}
+
+/// An SPM vocabulary of `<unk>`, `specials` (text, token type) and the 256
+/// byte tokens, EOS the first special (and EOT `eot`), loaded at a build.
+fn spm_at(specials: &[(&str, i32)], eot: Option<u32>) -> impl Fn(changes::Build) -> Vocab {
+    let mut tokens: Vec<String> = vec!["<unk>".into()];
+    let mut types = vec![2];
+    for (t, ty) in specials {
+        tokens.push(t.to_string());
+        types.push(*ty);
+    }
+    for b in 0..256 {
+        tokens.push(format!("<0x{b:02X}>"));
+        types.push(6);
+    }
+    let scores = vec![0.0f32; tokens.len()];
+    let mut kvs = vec![
+        ("tokenizer.ggml.model", Kv::Str("llama")),
+        ("tokenizer.ggml.tokens", Kv::Strs(tokens)),
+        ("tokenizer.ggml.token_type", Kv::I32s(types)),
+        ("tokenizer.ggml.scores", Kv::F32s(scores)),
+        ("tokenizer.ggml.eos_token_id", Kv::U32(1)),
+    ];
+    if let Some(id) = eot {
+        kvs.push(("tokenizer.ggml.eot_token_id", Kv::U32(id)));
+    }
+    let bytes = common::gguf_bytes(&kvs);
+    move |build| {
+        let file = gguf_meta::parse(&bytes[..]).unwrap();
+        Vocab::from_gguf_with(&file, tokenizer::LoadOptions::default().with_build(build)).unwrap()
+    }
 }

@@ -133,6 +133,10 @@ pub struct Writer {
     tool_call_sent: bool,
     first_chunk_sent: bool,
     created: Option<i64>,
+    /// A release before `openai_stream_wire_format`.
+    before_wire_format: bool,
+    /// A release before `openai_finish_length_over_tool_calls`.
+    before_length_precedence: bool,
 }
 
 impl Writer {
@@ -151,6 +155,8 @@ impl Writer {
             tool_call_sent: false,
             first_chunk_sent: false,
             created: None,
+            before_wire_format: false,
+            before_length_precedence: false,
         }
     }
 
@@ -194,12 +200,15 @@ impl Writer {
         w
     }
 
-    /// The writer as an Ollama release writes (the Responses stream's
-    /// items, `responses_stream_items`).
+    /// The writer as an Ollama release writes (the chat stream's wire
+    /// format and finish reason, the Responses stream's items).
     pub fn with_release(mut self, release: changes::Release) -> Writer {
         if let Some(r) = &mut self.responses {
             r.set_release(release);
         }
+        self.before_wire_format = !release.has(&changes::ollama::OPENAI_STREAM_WIRE_FORMAT);
+        self.before_length_precedence =
+            !release.has(&changes::ollama::OPENAI_FINISH_LENGTH_OVER_TOOL_CALLS);
         self
     }
 
@@ -318,26 +327,39 @@ impl Writer {
         ])
     }
 
+    /// A `chat.completion.chunk` with its choices (and usage), as text.
+    fn chunk_text(&self, r: &Json, created: i64, choices: J, usage: Option<J>) -> String {
+        let mut o = vec![
+            ("id".into(), J::s(&self.id)),
+            ("object".into(), J::s("chat.completion.chunk")),
+            ("created".into(), J::int(created)),
+            ("model".into(), J::s(r["model"].as_str().unwrap_or(""))),
+            ("system_fingerprint".into(), J::s("fp_ollama")),
+            ("choices".into(), choices),
+        ];
+        if let Some(u) = usage {
+            o.push(("usage".into(), u));
+        }
+        J::Obj(o).to_json()
+    }
+
     fn chat(&mut self, r: &Json) -> String {
-        let msg = &r["message"];
-        let content = msg["content"].as_str().unwrap_or("");
-        let thinking = msg["thinking"].as_str().unwrap_or("");
-        let calls = msg["tool_calls"]
-            .as_array()
-            .map(Vec::as_slice)
-            .unwrap_or(&[]);
+        let (content, thinking, calls) = message_parts(r);
         let done = r["done"].as_bool().unwrap_or(false);
         let reason = r["done_reason"].as_str().unwrap_or("");
         if !self.stream {
             let tc = tool_calls(calls);
             let mut m = vec![
-                ("role".into(), J::s(msg["role"].as_str().unwrap_or(""))),
+                (
+                    "role".into(),
+                    J::s(r["message"]["role"].as_str().unwrap_or("")),
+                ),
                 ("content".into(), J::s(content)),
             ];
             if !thinking.is_empty() {
                 m.push(("reasoning".into(), J::s(thinking)));
             }
-            let finish = if reason == "stop" && !tc.is_empty() {
+            let finish = if !tc.is_empty() && (reason == "stop" || self.before_length_precedence) {
                 "tool_calls"
             } else {
                 reason
@@ -376,6 +398,9 @@ impl Writer {
             let mut s = J::Obj(o).to_json();
             s.push('\n');
             return s;
+        }
+        if self.before_wire_format {
+            return self.chat_stream_before_wire_format(r);
         }
         // One created value for the whole stream: the first response's.
         let created = *self.created.get_or_insert_with(|| {
@@ -429,20 +454,7 @@ impl Writer {
             if reason == "stop" && self.tool_call_sent {
                 reason = "tool_calls";
             }
-            let finish = |choices: J, usage: Option<J>| {
-                let mut o = vec![
-                    ("id".into(), J::s(&self.id)),
-                    ("object".into(), J::s("chat.completion.chunk")),
-                    ("created".into(), J::int(created)),
-                    ("model".into(), J::s(r["model"].as_str().unwrap_or(""))),
-                    ("system_fingerprint".into(), J::s("fp_ollama")),
-                    ("choices".into(), choices),
-                ];
-                if let Some(u) = usage {
-                    o.push(("usage".into(), u));
-                }
-                J::Obj(o).to_json()
-            };
+            let finish = |choices: J, usage: Option<J>| self.chunk_text(r, created, choices, usage);
             let choice = J::Arr(vec![J::Obj(vec![
                 ("index".into(), J::int(0)),
                 ("delta".into(), J::Obj(Vec::new())),
@@ -457,6 +469,84 @@ impl Writer {
             }
             out.push_str("data: [DONE]\n\n");
         }
+        out
+    }
+
+    /// A streamed chat response before `openai_stream_wire_format`
+    /// (`ToChunks`, `ChatWriter.writeResponse` at v0.32.5): every chunk
+    /// with the role and its content (`""` in the reasoning half of a
+    /// split), each stamped now; the finish reason on the done response's
+    /// own chunk (`tool_calls` for any reason once a call was sent or the
+    /// response has one); the usage chunk a copy of that chunk with no
+    /// choices.
+    fn chat_stream_before_wire_format(&mut self, r: &Json) -> String {
+        let (content, thinking, calls) = message_parts(r);
+        let reason = r["done_reason"].as_str().unwrap_or("");
+        let finish = if reason.is_empty() {
+            J::Null
+        } else if self.tool_call_sent || !calls.is_empty() {
+            J::s("tool_calls")
+        } else {
+            J::s(reason)
+        };
+        let tc = tool_calls(calls);
+        let delta = |content: &str, reasoning: &str, tc: Vec<J>| {
+            let mut d = vec![
+                ("role".to_string(), J::s("assistant")),
+                ("content".to_string(), J::s(content)),
+            ];
+            if !reasoning.is_empty() {
+                d.push(("reasoning".into(), J::s(reasoning)));
+            }
+            if !tc.is_empty() {
+                d.push(("tool_calls".into(), J::Arr(tc)));
+            }
+            d
+        };
+        let choice = |delta: Vec<(String, J)>, finish: J, lp: Option<J>| {
+            let mut c = vec![
+                ("index".to_string(), J::int(0)),
+                ("delta".into(), J::Obj(delta)),
+                ("finish_reason".into(), finish),
+            ];
+            if let Some(l) = lp {
+                c.push(("logprobs".into(), l));
+            }
+            J::Obj(c)
+        };
+        let mixed = !thinking.is_empty() && (!content.is_empty() || !tc.is_empty());
+        let with_calls = !tc.is_empty();
+        let choices = if mixed {
+            vec![
+                (
+                    choice(delta("", thinking, Vec::new()), J::Null, logprobs(r)),
+                    false,
+                ),
+                (choice(delta(content, "", tc), finish, None), with_calls),
+            ]
+        } else {
+            vec![(
+                choice(delta(content, thinking, tc), finish, logprobs(r)),
+                with_calls,
+            )]
+        };
+        let chunk = |choices: J, usage: Option<J>| self.chunk_text(r, self.now, choices, usage);
+        let mut out = String::new();
+        let mut sent = false;
+        for (c, has_calls) in choices {
+            out.push_str(&format!("data: {}\n\n", chunk(J::Arr(vec![c]), None)));
+            sent |= has_calls;
+        }
+        if r["done"].as_bool().unwrap_or(false) {
+            if self.include_usage {
+                out.push_str(&format!(
+                    "data: {}\n\n",
+                    chunk(J::Arr(Vec::new()), Some(usage(r)))
+                ));
+            }
+            out.push_str("data: [DONE]\n\n");
+        }
+        self.tool_call_sent |= sent;
         out
     }
 
@@ -516,6 +606,19 @@ impl Writer {
 /// token count `message_start` reports until the real one is known.
 pub fn estimate_input_tokens(body: &Json, body_text: Option<&str>) -> i64 {
     super::reply_anthropic::estimate_input_tokens(&super::anthropic::decode(body), body_text)
+}
+
+/// A native chat response's message: content, thinking and tool calls.
+fn message_parts(r: &Json) -> (&str, &str, &[Json]) {
+    let msg = &r["message"];
+    (
+        msg["content"].as_str().unwrap_or(""),
+        msg["thinking"].as_str().unwrap_or(""),
+        msg["tool_calls"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or(&[]),
+    )
 }
 
 #[cfg(test)]

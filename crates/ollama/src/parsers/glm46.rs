@@ -75,6 +75,11 @@ pub struct Glm46Parser {
     pub(super) tools: Vec<Tool>,
     /// `callIndex`
     pub(super) call_index: i64,
+    /// A release before `glm_finalize_unclosed_tool_call`: a tool call
+    /// still open at the end is left in the buffer, unreported.
+    pub(super) before_finalize: bool,
+    /// Whether the end of the output left a call open (the row decided).
+    pub(super) finalize_reached: bool,
 }
 
 impl Parser for Glm46Parser {
@@ -88,6 +93,18 @@ impl Parser for Glm46Parser {
     /// `Add`.
     fn add(&mut self, s: &str, done: bool) -> Result<Added, String> {
         self.add_events(s, done)
+    }
+
+    fn set_release(&mut self, rules: &changes::Rules) {
+        self.before_finalize = !rules.has(&changes::ollama::GLM_FINALIZE_UNCLOSED_TOOL_CALL);
+    }
+
+    fn rows_reached(&self) -> Vec<&'static changes::Change> {
+        if self.finalize_reached {
+            vec![&changes::ollama::GLM_FINALIZE_UNCLOSED_TOOL_CALL]
+        } else {
+            Vec::new()
+        }
     }
 
     fn preserved_tokens(&self) -> Vec<String> {
@@ -138,9 +155,12 @@ impl Glm46Parser {
             && (self.state == Glm46ParserState::ToolStartedEatingWhitespace
                 || self.state == Glm46ParserState::CollectingToolContent)
         {
-            match self.finalize_tool_call() {
-                Ok(event) => events.push(event),
-                Err(e) => return Err(format!("incomplete GLM tool call: {e}")),
+            self.finalize_reached = true;
+            if !self.before_finalize {
+                match self.finalize_tool_call() {
+                    Ok(event) => events.push(event),
+                    Err(e) => return Err(format!("incomplete GLM tool call: {e}")),
+                }
             }
         }
 
@@ -1657,6 +1677,7 @@ mod tests {
                             buffer: st["buffer"].as_str().unwrap_or("").to_string(),
                             tools,
                             call_index: st["callIndex"].as_i64().unwrap_or(0),
+                            ..Glm46Parser::default()
                         };
                         let got: Vec<Json> = p.parse_events().iter().map(event_json).collect();
                         let want = call["ret"][0].as_array().cloned().unwrap_or_default();

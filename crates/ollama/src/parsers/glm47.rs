@@ -38,6 +38,14 @@ impl Parser for Glm47Parser {
         self.glm46.preserved_tokens()
     }
 
+    fn set_release(&mut self, rules: &changes::Rules) {
+        self.glm46.set_release(rules);
+    }
+
+    fn rows_reached(&self) -> Vec<&'static changes::Change> {
+        self.glm46.rows_reached()
+    }
+
     fn has_tool_support(&self) -> bool {
         self.glm46.has_tool_support()
     }

@@ -658,7 +658,8 @@ pub(crate) fn constructors() -> Constructors {
     fn by_name(n: &str) -> Option<Box<dyn Parser>> {
         match n {
             "laguna" => Some(laguna()),
-            "poolside-v1" => Some(laguna_v8()),
+            // `laguna-v8` from 0.32.2-rc3 to 0.32.2 (`parser_for_name_in`)
+            "poolside-v1" | "laguna-v8" => Some(laguna_v8()),
             _ => None,
         }
     }

@@ -518,7 +518,7 @@ pub fn parser_capabilities(name: &str) -> Option<(bool, bool)> {
         "lfm2" => (true, false),
         "lfm2-thinking" => (true, true),
         // LagunaV8Parser embeds LagunaParser.
-        "laguna" | "poolside-v1" => (true, true),
+        "laguna" | "poolside-v1" | "laguna-v8" => (true, true),
         "cohere" => (true, true),
         "glimmer" => (true, true),
         _ => return None,
@@ -528,8 +528,18 @@ pub fn parser_capabilities(name: &str) -> Option<(bool, bool)> {
 /// Whether `release`'s `ParserForName` knows `name` (the parsers added
 /// since the oldest supported release are rows of Ollama's table).
 fn known_in(name: &str, release: changes::Release) -> bool {
-    let added: &[(&str, &changes::Change)] = &[("glimmer", &changes::ollama::GLIMMER_PARSER)];
+    use changes::ollama::{GLIMMER_PARSER, LAGUNA_V8_PARSER, POOLSIDE_V1_PARSER};
+    // a name needs its row; a renamed one is gone once the rename's row is in
+    let added: &[(&str, &changes::Change)] = &[
+        ("glimmer", &GLIMMER_PARSER),
+        ("laguna-v8", &LAGUNA_V8_PARSER),
+        ("poolside-v1", &POOLSIDE_V1_PARSER),
+    ];
+    let removed: &[(&str, &changes::Change)] = &[("laguna-v8", &POOLSIDE_V1_PARSER)];
     !added.iter().any(|(n, row)| *n == name && !release.has(row))
+        && !removed
+            .iter()
+            .any(|(n, row)| *n == name && release.has(row))
 }
 
 /// [`parser_capabilities`] as `release` has its parsers.

@@ -31,8 +31,24 @@ fn format_argument(value: &Json) -> String {
     }
 }
 
+/// What the v2 renderer does in a release (rows of Ollama's table).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct V2 {
+    /// `laguna_v2_embedded_thinking`: reasoning tagged inside an assistant
+    /// message's content is taken out of it.
+    pub embedded_thinking: bool,
+    /// `laguna_spaced_tool_arguments`: non-string arguments as spaced JSON
+    /// (else `formatToolCallArgument`'s compact JSON and `%v`).
+    pub spaced_arguments: bool,
+}
+
 /// `LagunaRenderer.Render` (the v2 template).
-pub(crate) fn render(messages: &[Message], tools: &[Tool], think: Option<&Think>) -> String {
+pub(crate) fn render(
+    messages: &[Message],
+    tools: &[Tool],
+    think: Option<&Think>,
+    v2: V2,
+) -> String {
     let mut sb = String::from(BOS);
     let thinking = think.is_some_and(Think::as_bool);
 
@@ -79,8 +95,11 @@ pub(crate) fn render(messages: &[Message], tools: &[Tool], think: Option<&Think>
                 sb.push_str("\n</user>\n");
             }
             "assistant" => {
-                let (content, reasoning) =
-                    v2_assistant_content(&message.content, &message.thinking);
+                let (content, reasoning) = if v2.embedded_thinking {
+                    v2_assistant_content(&message.content, &message.thinking)
+                } else {
+                    (message.content.as_str(), message.thinking.clone())
+                };
                 let last = i == messages.len() - 1;
                 let prefill = last
                     && (!trim_space(content).is_empty()
@@ -106,9 +125,13 @@ pub(crate) fn render(messages: &[Message], tools: &[Tool], think: Option<&Think>
                     sb.push_str(&call.function.name);
                     sb.push('\n');
                     for (name, value) in call.function.arguments.iter().flatten() {
-                        sb.push_str(&format!(
-                            "<arg_key>{name}</arg_key>\n<arg_value>{}</arg_value>\n",
+                        let value = if v2.spaced_arguments {
                             format_argument(value)
+                        } else {
+                            super::qwen3coder::format_tool_call_argument(value)
+                        };
+                        sb.push_str(&format!(
+                            "<arg_key>{name}</arg_key>\n<arg_value>{value}</arg_value>\n"
                         ));
                     }
                     sb.push_str("</tool_call>\n");

@@ -130,7 +130,8 @@ impl Renderer {
             "lfm2" => Renderer::Lfm2 { thinking: false },
             "lfm2-thinking" => Renderer::Lfm2 { thinking: true },
             "laguna" => Renderer::Laguna,
-            "poolside-v1" => Renderer::LagunaV8,
+            // `laguna-v8` from 0.32.2-rc3 to 0.32.2, `poolside-v1` after
+            "poolside-v1" | "laguna-v8" => Renderer::LagunaV8,
             "cohere" => Renderer::Cohere,
             "glimmer" => Renderer::Glimmer,
             _ => return None,
@@ -179,7 +180,15 @@ impl Renderer {
             Renderer::Glm47 => glm::render_glm47(msgs, tools, think),
             Renderer::GlmOcr => glm::render_glm_ocr(msgs, tools, think),
             Renderer::Lfm2 { thinking } => lfm2::render(thinking, msgs, tools, think),
-            Renderer::Laguna => laguna::render(msgs, tools, think),
+            Renderer::Laguna => laguna::render(
+                msgs,
+                tools,
+                think,
+                laguna::V2 {
+                    embedded_thinking: rules.on(&changes::ollama::LAGUNA_V2_EMBEDDED_THINKING),
+                    spaced_arguments: rules.on(&changes::ollama::LAGUNA_SPACED_TOOL_ARGUMENTS),
+                },
+            ),
             Renderer::LagunaV8 => laguna::render_v8(msgs, tools, think),
             Renderer::Cohere => cohere::render(msgs, tools, think),
             Renderer::Glimmer => glimmer::render(msgs, tools, think, today, rules),
@@ -235,6 +244,11 @@ pub fn render_with_renderer_in(
             "qwen3.8" => rules.on(&changes::ollama::QWEN38_RENDERER),
             "nemotron-3.5-nano" => rules.on(&changes::ollama::NEMOTRON35_RENDERER),
             "glimmer" => rules.on(&changes::ollama::GLIMMER_RENDERER),
+            "laguna-v8" => {
+                rules.on(&changes::ollama::LAGUNA_V8_RENDERER)
+                    && !rules.on(&changes::ollama::POOLSIDE_V1_RENDERER)
+            }
+            "poolside-v1" => rules.on(&changes::ollama::POOLSIDE_V1_RENDERER),
             _ => true,
         })
         .ok_or_else(|| format!("unknown renderer {}", gotmpl::strconv::quote(name)))?;
