@@ -35,8 +35,18 @@ fn a_llama_server_case_renders_at_its_build() {
         .as_str()
         .unwrap()
         .contains("<｜Assistant｜><think></think>It is sunny"));
-    assert_eq!(j["build_rules"][0]["id"], "preserve_reasoning_default");
-    assert_eq!(j["build_rules"][0]["in_effect"], true);
+    // the rows the render reached: the handler's routing, then the default
+    let rule = |j: &Json, id: &str| {
+        j["build_rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap_or_else(|| panic!("{id} not reached: {j}"))["in_effect"]
+            .clone()
+    };
+    assert_eq!(j["build_rules"][0]["id"], "deepseek_v4_handler");
+    assert_eq!(rule(&j, "preserve_reasoning_default"), true);
     // the flag, then the case's own key, pick the build
     let (_, out, _) = run(&["render", "--llamacpp", "b10488"], &case.to_string());
     assert!(out.contains("<｜Assistant｜></think>It is sunny"), "{out}");
@@ -44,7 +54,8 @@ fn a_llama_server_case_renders_at_its_build() {
     at["llamacpp"] = json!("b10488");
     let (_, j) = json_out(&["render", "--json", "--llamacpp", "b11312"], &at);
     assert_eq!(j["llamacpp"], "b10488");
-    assert_eq!(j["build_rules"][0]["in_effect"], false);
+    assert_eq!(rule(&j, "preserve_reasoning_default"), false);
+    assert_eq!(rule(&j, "deepseek_v4_handler"), true);
 }
 
 #[test]
