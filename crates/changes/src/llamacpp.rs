@@ -4,7 +4,12 @@
 //! `src/unicode.cpp`).
 //!
 //! Builds are llama.cpp's release tags (`b10488`). Supported today:
-//! b10353, which Ollama v0.32.8 and v0.32.9 compile (not on PyPI either:
+//! b9781, which Ollama v0.30.11 compiles (not on PyPI: read from 9780's
+//! tree, b9781 being 9780 and one Vulkan commit), b9840 (Ollama
+//! v0.30.12-rc0 to v0.31.1), b9888 (Ollama v0.31.2-rc0 to v0.32.1; not on
+//! PyPI: read from 9892's tree, whose ported files equal 9886's), b10069
+//! and b10091 (Ollama v0.32.2-rc0 to v0.32.5), b10242 (Ollama v0.32.6 and
+//! v0.32.7, read from 10248's tree), b10353, which Ollama v0.32.8 and v0.32.9 compile (not on PyPI either:
 //! read from 10355's tree; the ported files are equal in 10338 and 10355
 //! but for the Muse Glimmer handler, which b10353 has, and no row
 //! separates it from b10380), b10380 (Ollama v0.32.10 to v0.32.13),
@@ -32,6 +37,12 @@ use std::fmt;
 pub struct Build(pub u32);
 
 impl Build {
+    /// b9781: what Ollama v0.30.11-rc0 to v0.30.11 compile.
+    pub const B9781: Build = Build(9781);
+    /// b9840: what Ollama v0.30.12-rc0 to v0.31.1 compile.
+    pub const B9840: Build = Build(9840);
+    /// b9888: what Ollama v0.31.2-rc0 to v0.32.1 compile.
+    pub const B9888: Build = Build(9888);
     /// b10069: what Ollama v0.32.2-rc0 to v0.32.2 compile.
     pub const B10069: Build = Build(10069);
     /// b10091: what Ollama v0.32.3-rc0 to v0.32.5 compile.
@@ -54,6 +65,9 @@ impl Build {
     pub const NEWEST: Build = Build::B11312;
     /// Every build whose behaviour is reproduced, oldest first.
     pub const SUPPORTED: &'static [Build] = &[
+        Build::B9781,
+        Build::B9840,
+        Build::B9888,
         Build::B10069,
         Build::B10091,
         Build::B10242,
@@ -169,6 +183,51 @@ change_table! {
         "common/jinja/value.cpp test_is_iterable, test_is_sequence",
         new: "a dict is iterable and a sequence",
         old: "a dict is neither iterable nor a sequence";
+    CAPS_TYPED_CONTENT_PROBE_TOOLS = "caps_typed_content_probe_tools", "jinja", (9830, 9837),
+        "between the published 9830 and 9837 (caps_try_execute's context function)",
+        "common/jinja/caps.cpp caps_get (the typed-content probe)",
+        new: "the typed-content probe renders with tools = []",
+        old: "it renders with tools = [null]: a template that maps its tools fails it, so it takes neither string nor typed content, and a message's content parts reach it as the request's array instead of joined with newlines";
+    CAPS_PRESERVE_REASONING_PROBE = "caps_preserve_reasoning_probe", "jinja", (9830, 9837),
+        "between the published 9830 and 9837, with preserve_reasoning",
+        "common/jinja/caps.cpp caps_get (the preserve-reasoning probe)",
+        new: "supports_preserve_reasoning: an earlier turn's reasoning_content reaches the output when preserve_reasoning is applied",
+        old: "supports_preserve_reasoning: the probe's earlier reasoning_content is read at all (no preserve variables set)";
+    PRESERVE_REASONING_KWARG = "preserve_reasoning_kwarg", "chat", (9830, 9837),
+        "between the published 9830 and 9837",
+        "common/chat.cpp common_chat_template_direct_apply_impl, common/jinja/caps.cpp caps_apply_preserve_reasoning",
+        new: "a boolean preserve_reasoning among the template's kwargs also sets preserve_thinking to it and clear_thinking and truncate_history_thinking to its opposite",
+        old: "preserve_reasoning is only a template variable of that name";
+    HANDLER_MINICPM5 = "handler_minicpm5", "chat", (9830, 9837),
+        "between the published 9830 and 9837, with models/templates/openbmb-MiniCPM5-1B.jinja",
+        "common/chat.cpp common_chat_try_specialized_template (MiniCPM5: Tool usage guidelines, <function name=, <param name=)",
+        new: "MiniCPM5 templates have a handler of their own (continuation <|im_start|>assistant\\n<think>\\n, its own parser and grammar)",
+        old: "the generic autoparser, whose failure is a 400 (Unable to generate parser for this template. Automatic parser generation failed: and the error)";
+    JINJA_STRING_FORMAT = "jinja_string_format", "jinja", (9986, 9993),
+        "between the published 9986 and 9993, with models/templates/tencent-Hy3.jinja, which calls it",
+        "common/jinja/value.cpp value_string_t builtins (format)",
+        new: "str.format(a, b, ...) fills {} placeholders from left to right (any other field raises not_implemented: format() only supports simple '{}' placeholders)",
+        old: "strings have no format method: Callee is not a function: got Undefined (hint: 'format'), so tencent-Hy3.jinja cannot start (the server refuses the template)";
+    JINJA_MINMAX_FILTERS = "jinja_minmax_filters", "jinja", (9830, 9837),
+        "between the published 9830 and 9837, with the MiniCPM5 handler and its template, which uses |min",
+        "common/jinja/value.cpp value_array_t builtins (min, max)",
+        new: "arr|min and arr|max give the least and greatest element ([] gives undefined)",
+        old: "Unknown (built-in) filter 'min' for type Array (and 'max'): MiniCPM5's template fails on a conversation with tool calls";
+    JINJA_INT_BASE_RANGE = "jinja_int_base_range", "jinja", (9986, 9993),
+        "between the published 9986 and 9993",
+        "common/jinja/value.cpp value_string_t builtins (int)",
+        new: "a base other than 0 or 2 to 36 raises: int() base must be 0 or between 2 and 36",
+        old: "std::stoi is given the bad base and the value is 0 (the default argument is not used)";
+    NEMOTRON_V2_REASONING_START = "nemotron_v2_reasoning_start", "chat", (9981, 9986),
+        "between the published 9981 and 9986",
+        "common/chat-diff-analyzer.cpp (the Nemotron Nano v2 template patch)",
+        new: "the reasoning start is <think>\\n: a continued assistant message is written <think>\\nreasoning</think>content",
+        old: "the reasoning start is <think>\\n\\n, which the generation prompt's <think>\\n does not hold: a continuation writes <think>\\n<think>\\n\\n";
+    STEPFUN_TRIM_CONTENT = "stepfun_trim_content", "chat", (9864, 9870),
+        "PR #25238 (issue #24181), between the published 9864 and 9870",
+        "common/chat.cpp common_chat_templates_apply_jinja (workaround::trim_all_content)",
+        new: "for StepFun 3.5 templates every message's content, reasoning and text parts are trimmed of surrounding whitespace",
+        old: "they are written as given";
     PRESERVE_REASONING_DROP_THINKING = "preserve_reasoning_drop_thinking", "jinja", (10091, 10103),
         "between the published 10091 and 10103 (the hunk names no PR)",
         "common/jinja/caps.cpp caps_apply_preserve_reasoning",

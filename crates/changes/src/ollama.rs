@@ -267,11 +267,109 @@ impl Release {
         commit: "de1ce45913871c5e3fa58c8da7640f911bf23c24",
         llama_cpp: Build::B10069,
     };
+    /// v0.32.1 (commit 30c3903, 2026-07-15): llama.cpp b9888.
+    pub const V0_32_1: Release = Release {
+        tag: "0.32.1",
+        commit: "30c390384e20333b67cadab60da5bcb669407f01",
+        llama_cpp: Build::B9888,
+    };
+    /// v0.32.1-rc0: the same commit as v0.32.1.
+    pub const V0_32_1_RC0: Release = Release {
+        tag: "0.32.1-rc0",
+        commit: "30c390384e20333b67cadab60da5bcb669407f01",
+        llama_cpp: Build::B9888,
+    };
+    /// v0.32.0 (commit f1a0ffd, 2026-07-13): llama.cpp b9888.
+    pub const V0_32_0: Release = Release {
+        tag: "0.32.0",
+        commit: "f1a0ffd6219b5ef82aee77254f895b383efb5486",
+        llama_cpp: Build::B9888,
+    };
+    /// v0.32.0-rc0 (commit 82f905c, 2026-07-09): llama.cpp b9888.
+    pub const V0_32_0_RC0: Release = Release {
+        tag: "0.32.0-rc0",
+        commit: "82f905cd9c06c6f0254d74c5326aa2a7f2f07e1f",
+        llama_cpp: Build::B9888,
+    };
+    /// v0.31.2 (commit a6293eb, 2026-07-07): llama.cpp b9888.
+    pub const V0_31_2: Release = Release {
+        tag: "0.31.2",
+        commit: "a6293eb5164214f15e7856268f3adddeae1026e2",
+        llama_cpp: Build::B9888,
+    };
+    /// v0.31.2-rc2: the same commit as v0.31.2.
+    pub const V0_31_2_RC2: Release = Release {
+        tag: "0.31.2-rc2",
+        commit: "a6293eb5164214f15e7856268f3adddeae1026e2",
+        llama_cpp: Build::B9888,
+    };
+    /// v0.31.2-rc1 (commit 67b6a1c, 2026-07-06): llama.cpp b9888.
+    pub const V0_31_2_RC1: Release = Release {
+        tag: "0.31.2-rc1",
+        commit: "67b6a1c2d45321e0cb3c04a18073f9818de7724b",
+        llama_cpp: Build::B9888,
+    };
+    /// v0.31.2-rc0 (commit f2d069f, 2026-07-06): llama.cpp b9888.
+    pub const V0_31_2_RC0: Release = Release {
+        tag: "0.31.2-rc0",
+        commit: "f2d069f6df78201f5fd53526950007210613164c",
+        llama_cpp: Build::B9888,
+    };
+    /// v0.31.1 (commit 710292f, 2026-06-29): llama.cpp b9840.
+    pub const V0_31_1: Release = Release {
+        tag: "0.31.1",
+        commit: "710292ff4f191d8da9f6a4230804fbc693338d4a",
+        llama_cpp: Build::B9840,
+    };
+    /// v0.31.0 (commit ada1eb5, 2026-06-29): llama.cpp b9840.
+    pub const V0_31_0: Release = Release {
+        tag: "0.31.0",
+        commit: "ada1eb516354a0428c48202b1a8966550056df8e",
+        llama_cpp: Build::B9840,
+    };
+    /// v0.30.12-rc0 (commit 1c5ebbf, 2026-06-29): llama.cpp b9840.
+    pub const V0_30_12_RC0: Release = Release {
+        tag: "0.30.12-rc0",
+        commit: "1c5ebbf5f4a41d37b65e100b4938ec6f710b74fe",
+        llama_cpp: Build::B9840,
+    };
+    /// v0.30.11 (commit d26a585, 2026-06-26): llama.cpp b9781.
+    pub const V0_30_11: Release = Release {
+        tag: "0.30.11",
+        commit: "d26a58557d83aa8892bdfa79b3550f5ee969cd1c",
+        llama_cpp: Build::B9781,
+    };
+    /// v0.30.11-rc1 (commit 2e474c9, 2026-06-25): llama.cpp b9781.
+    pub const V0_30_11_RC1: Release = Release {
+        tag: "0.30.11-rc1",
+        commit: "2e474c98f91a3995001abfa80c41f7e11ad5f4a3",
+        llama_cpp: Build::B9781,
+    };
+    /// v0.30.11-rc0 (commit e11eeb3, 2026-06-24): llama.cpp b9781.
+    pub const V0_30_11_RC0: Release = Release {
+        tag: "0.30.11-rc0",
+        commit: "e11eeb3ba01e9a59f74e767ce7d61a825daf86cd",
+        llama_cpp: Build::B9781,
+    };
     /// The newest supported release: the default.
     pub const NEWEST: Release = Release::V0_33_0_RC2;
     /// Every release whose behaviour is reproduced, oldest first
     /// (COMPATIBILITY.md, "Ollama releases", says which differ and how).
     pub const SUPPORTED: &'static [Release] = &[
+        Release::V0_30_11_RC0,
+        Release::V0_30_11_RC1,
+        Release::V0_30_11,
+        Release::V0_30_12_RC0,
+        Release::V0_31_0,
+        Release::V0_31_1,
+        Release::V0_31_2_RC0,
+        Release::V0_31_2_RC1,
+        Release::V0_31_2_RC2,
+        Release::V0_31_2,
+        Release::V0_32_0_RC0,
+        Release::V0_32_0,
+        Release::V0_32_1_RC0,
+        Release::V0_32_1,
         Release::V0_32_2_RC0,
         Release::V0_32_2_RC1,
         Release::V0_32_2_RC2,
@@ -352,6 +450,66 @@ impl Release {
 
 change_table! {
     Runtime::Ollama, "Every row, oldest first.";
+    ORNITH_RENDERER = "ornith_renderer", "renderer",
+        (number(30, 11, Some(0)), number(30, 11, Some(1))),
+        "PR #16920, commit 2e474c98f",
+        "model/renderers/renderer.go rendererForName, ornith.go",
+        new: "the ornith renderer exists: qwen3.5's, writing every assistant turn's think block (<think>\\n…\\n</think>\\n\\n) even in history and under think false",
+        old: "RENDERER ornith is an unknown renderer";
+    ORNITH_PARSER = "ornith_parser", "parser",
+        (number(30, 11, Some(0)), number(30, 11, Some(1))),
+        "PR #16920, commit 2e474c98f",
+        "model/parsers/parsers.go ParserForName",
+        new: "the ornith parser (qwen3.5's) reads a PARSER ornith model's answer",
+        old: "PARSER ornith is no parser: the answer is content as written, and it gives no tools or thinking capability";
+    QWEN35_HISTORICAL_THINK_SPLIT = "qwen35_historical_think_split", "renderer",
+        (number(30, 11, Some(0)), number(30, 11, Some(1))),
+        "PR #16920, commit 2e474c98f",
+        "model/renderers/qwen35.go Render (splitQwen35ReasoningContent)",
+        new: "an assistant turn whose think block is not written (before the last user message) has its content's reasoning taken out, up to the </think>, even when it has a thinking field",
+        old: "under thinking, such a turn with a thinking field keeps its content as written, </think> and all";
+    TOOLS_BRACE_IN_JSON_STRING = "tools_brace_in_json_string", "tools",
+        (number(30, 11, None), number(30, 12, Some(0))),
+        "PR #16937, commit 32a97b749",
+        "tools/tools.go Parser.done (the TEMPLATE's tool-call parser)",
+        new: "braces and brackets inside a JSON string do not end a { or [ tool call: {\"name\": \"f\", \"arguments\": {\"s\": \"}}\"}} is a call",
+        old: "every brace or bracket counts, inside strings too, so one in a string can end the call early: the text is then content and no call is read";
+    FORMAT_IMMEDIATE_FOR_THINKING_PARSERS = "format_immediate_for_thinking_parsers", "server",
+        (number(31, 2, Some(1)), number(31, 2, Some(2))),
+        "PR #15901, commit 892e7f6be",
+        "server/routes.go ChatHandler (structured outputs)",
+        new: "with think false and a format, a built-in parser that supports thinking has the format applied from the first token",
+        old: "only the gemma4 parser did: with another thinking parser the completion ran without the format, and it was never applied";
+    GEMMA4_MODEL_TURN_STRUCTURE = "gemma4_model_turn_structure", "renderer",
+        (number(32, 0, None), number(32, 1, Some(0))),
+        "PR #17182, commit 8a0016f82",
+        "model/renderers/gemma4.go Render (gemma4, gemma4-small, gemma4-large)",
+        new: "adjacent assistant messages share one model turn with no <turn|> between them, and a tool-call turn without content is closed (<turn|>) before a later message",
+        old: "every assistant message ends with <turn|>, even one that the next continues, and a tool-call turn without content is never closed";
+    GEMMA4_THINKING_CUES = "gemma4_thinking_cues", "renderer",
+        (number(32, 0, None), number(32, 1, Some(0))),
+        "PR #17182, commit 8a0016f82",
+        "model/renderers/gemma4.go Render (gemma4, gemma4-small, gemma4-large)",
+        new: "an assistant message after the last user message writes its thinking even without tool calls, and a prompt that ends with tool results under think true ends with <|channel>thought\\n",
+        old: "only an assistant message with tool calls writes its thinking, and a prompt ending with tool results ends there";
+    GEMMA4_NULL_VALUES = "gemma4_null_values", "renderer",
+        (number(32, 0, None), number(32, 1, Some(0))),
+        "PR #17182, commit 8a0016f82",
+        "model/renderers/gemma4.go formatArgValue, formatSchemaValue",
+        new: "a null in a tool call's arguments or a tool's schema is written null",
+        old: "it is written as Go's %v prints nil: <nil>";
+    GEMMA4_THINKING_AFTER_TOOL = "gemma4_thinking_after_tool", "parser",
+        (number(32, 0, None), number(32, 1, Some(0))),
+        "PR #17182, commit 8a0016f82",
+        "model/parsers/gemma4.go Gemma4Parser.Init",
+        new: "with thinking on, an answer after a tool result starts as thinking (up to <channel|>)",
+        old: "it starts as content, so thinking written before <channel|> stays in the content, tag and all";
+    ANTHROPIC_CLOSE_TEXT_BEFORE_THINKING = "anthropic_close_text_before_thinking", "route",
+        (number(32, 1, None), number(32, 2, Some(0))),
+        "PR #17225, commit 794a25411",
+        "anthropic/anthropic.go StreamConverter.Process (/v1/messages, streamed)",
+        new: "thinking that comes after text closes the text block first (content_block_stop) and opens the thinking block at the next index",
+        old: "the thinking block opens at the text block's index without closing it, and later text gets deltas at the next index with no content_block_start";
     LAGUNA_V2_EMBEDDED_THINKING = "laguna_v2_embedded_thinking", "renderer",
         (number(32, 2, Some(2)), number(32, 2, Some(3))),
         "PR #17291, commit a18c23018",
@@ -599,10 +757,31 @@ mod tests {
         ] {
             assert_eq!(Release::parse(tag).unwrap().llama_cpp, Build::B10069);
         }
-        let e = Release::parse("0.32.1").unwrap_err();
+        for (tags, build) in [
+            (&["0.30.11-rc0", "0.30.11-rc1", "0.30.11"][..], Build::B9781),
+            (&["0.30.12-rc0", "0.31.0", "0.31.1"][..], Build::B9840),
+            (
+                &[
+                    "0.31.2-rc0",
+                    "0.31.2-rc1",
+                    "0.31.2-rc2",
+                    "0.31.2",
+                    "0.32.0-rc0",
+                    "0.32.0",
+                    "0.32.1-rc0",
+                    "0.32.1",
+                ][..],
+                Build::B9888,
+            ),
+        ] {
+            for tag in tags {
+                assert_eq!(Release::parse(tag).unwrap().llama_cpp, build, "{tag}");
+            }
+        }
+        let e = Release::parse("0.30.10").unwrap_err();
         assert_eq!(
             e,
-            "Ollama \"0.32.1\" is not a supported release (supported: every release from 0.32.2-rc0 to 0.33.0-rc2)"
+            "Ollama \"0.30.10\" is not a supported release (supported: every release from 0.30.11-rc0 to 0.33.0-rc2)"
         );
     }
 

@@ -75,7 +75,7 @@ fn gguf_path(v: &Json) -> Option<String> {
 }
 
 fn explain_json(ex: &Explain) -> Json {
-    json!({
+    let mut j = json!({
         "model": ex.model_name,
         "source": ex.source,
         "source_rule": ex.source_rule,
@@ -95,7 +95,11 @@ fn explain_json(ex: &Explain) -> Json {
         "llamacpp": ex.llamacpp,
         "build_rules": build_rules_json(&ex.build_rules),
         "release_rules": build_rules_json(&ex.release_rules),
-    })
+    });
+    if !ex.format_rule.is_empty() {
+        j["format_rule"] = json!(ex.format_rule);
+    }
+    j
 }
 
 /// The `--json` object for a result.

@@ -106,7 +106,7 @@ fn runtime_keys_are_checked() {
     let mut c = chat.clone();
     c["ollama"] = json!("0.29.0");
     assert!(bad(c, &[]).contains(
-        "Ollama \"0.29.0\" is not a supported release (supported: every release from 0.32.2-rc0 to 0.33.0-rc2)"
+        "Ollama \"0.29.0\" is not a supported release (supported: every release from 0.30.11-rc0 to 0.33.0-rc2)"
     ));
     // an older release of the same behaviour renders the same prompt, and says which it was
     let talk = json!({"endpoint": "chat",

@@ -1017,11 +1017,17 @@ static STRING_BUILTINS: Table = &[
         } else {
             base_v.as_int()? as i32 as i64
         };
-        if base != 0 && !(2..=36).contains(&base) {
+        let bad_base = base != 0 && !(2..=36).contains(&base);
+        if bad_base && a.ctx.rules.on(&changes::llamacpp::JINJA_INT_BASE_RANGE) {
             return Err(raised("int() base must be 0 or between 2 and 36"));
         }
         if !input.is(ValType::Str) {
             return Err(raised("int() first argument must be a string"));
+        }
+        if bad_base {
+            // before the check, std::stoi was given the bad base: glibc
+            // converts nothing and the value is 0, the default unused
+            return Ok(Value::int(0));
         }
         match cpp_stoi(&input.as_string()?.bytes(), base) {
             Some(v) => Ok(Value::int(v)),

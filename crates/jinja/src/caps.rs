@@ -216,14 +216,26 @@ pub fn caps_get_with(prog: &Program, rules: &Rc<changes::Rules>) -> Result<Caps>
     let content_marker = if marker { "STRING_MARKER" } else { "content" };
     let mut checks_for_string = false;
 
-    // typed content
-    let p = caps_try_execute(
-        prog,
-        rules,
-        json!([{"role": "user", "content": content_marker}]),
-        None,
-        None,
-    )?;
+    // typed content (before `caps_typed_content_probe_tools` with tools
+    // [null], which a template that maps its tools fails on: noted where
+    // that decides the probe)
+    let typed_probe = |tools: serde_json::Value| {
+        caps_try_execute(
+            prog,
+            rules,
+            json!([{"role": "user", "content": content_marker}]),
+            None,
+            Some(tools),
+        )
+    };
+    let mut p = typed_probe(json!([]))?;
+    if !rules.has(&changes::llamacpp::CAPS_TYPED_CONTENT_PROBE_TOOLS) {
+        let old = typed_probe(json!([null]))?;
+        if old.success != p.success {
+            rules.on(&changes::llamacpp::CAPS_TYPED_CONTENT_PROBE_TOOLS);
+        }
+        p = old;
+    }
     {
         let content = p.messages.at_index(0)?.at_str("content")?;
         if content.has_op("test_is_string") {
@@ -351,7 +363,31 @@ pub fn caps_get_with(prog: &Program, rules: &Rc<changes::Rules>) -> Result<Caps>
         }
     }
 
-    // preserve reasoning
+    // preserve reasoning (before `caps_preserve_reasoning_probe`, whether
+    // an earlier turn's reasoning_content is read at all: a probe that
+    // changes no render, so the build's rule is read, not noted)
+    if !rules.has(&changes::llamacpp::CAPS_PRESERVE_REASONING_PROBE) {
+        let p = caps_try_execute(
+            prog,
+            rules,
+            json!([
+                {"role": "user", "content": "User message"},
+                {"role": "assistant", "content": "Assistant message", "reasoning_content": "Reasoning content"},
+                {"role": "user", "content": "User message"},
+            ]),
+            None,
+            None,
+        )?;
+        if p.messages
+            .at_index(1)?
+            .at_str("reasoning_content")?
+            .stats()
+            .used
+        {
+            result.supports_preserve_reasoning = true;
+        }
+        return reasoning_effort_probe(prog, rules, result);
+    }
     let placeholder = "<REASONING_CONTENT_PLACEHOLDER>";
     // (a probe that changes no render at the builds before it: the
     // build's rule is read, not noted)
@@ -379,6 +415,15 @@ pub fn caps_get_with(prog: &Program, rules: &Rc<changes::Rules>) -> Result<Caps>
         result.supports_preserve_reasoning = true;
     }
 
+    reasoning_effort_probe(prog, rules, result)
+}
+
+/// The reasoning-effort probe of [`caps_get_with`].
+fn reasoning_effort_probe(
+    prog: &Program,
+    rules: &Rc<changes::Rules>,
+    mut result: Caps,
+) -> Result<Caps> {
     // reasoning effort (a probe that changes no render: the build's rule
     // is read, not noted)
     if !rules.has(&changes::llamacpp::CAPS_REASONING_EFFORT_PROBE) {

@@ -369,6 +369,19 @@ impl<'a> Runtime<'a> {
     }
 }
 
+/// A builtin the table has that the build's engine does not have yet:
+/// `str.format()` before `jinja_string_format`, `|min` and `|max` on
+/// arrays before `jinja_minmax_filters`.
+fn absent_at_build(ctx: &Context, name: &str, input: &Value) -> bool {
+    match (input.kind(), name) {
+        (ValueKind::Str(_), "format") => !ctx.rules.on(&changes::llamacpp::JINJA_STRING_FORMAT),
+        (ValueKind::Array { .. }, "min" | "max") => {
+            !ctx.rules.on(&changes::llamacpp::JINJA_MINMAX_FILTERS)
+        }
+        _ => false,
+    }
+}
+
 /// `value_func_t::invoke`: copies the arguments, sets the name, prepends the bound `this`.
 #[inline(never)]
 pub fn invoke(func: &Value, args: &FuncArgs) -> Result<Value> {
@@ -454,7 +467,9 @@ fn try_builtin_func(
     let Some(table) = builtins_of(input) else {
         return Err(rt(format!("{} has no builtins", input.type_name())));
     };
-    if let Some(f) = crate::builtins::lookup(table, name) {
+    if let Some(f) =
+        crate::builtins::lookup(table, name).filter(|_| !absent_at_build(ctx, name, input))
+    {
         return Ok(Value::builtin(name, f, Some(input.clone())));
     }
     if undef_on_missing {

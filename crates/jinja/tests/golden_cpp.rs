@@ -106,8 +106,17 @@ fn caps(tmpl: &str, build: Build) -> serde_json::Value {
 /// Checks a golden at every supported build (its own file where the
 /// builds recorded it apart, else the one file).
 fn check(name: &str, f: impl Fn(&serde_json::Value, Build) -> (String, serde_json::Value)) {
+    check_at(name, Build::SUPPORTED, f)
+}
+
+/// [`check`] at `builds`.
+fn check_at(
+    name: &str,
+    builds: &[Build],
+    f: impl Fn(&serde_json::Value, Build) -> (String, serde_json::Value),
+) {
     let mut bad = Vec::new();
-    for &build in Build::SUPPORTED {
+    for &build in builds {
         let file = at(name, build);
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/golden")
@@ -180,7 +189,14 @@ fn generated_caps() {
 
 #[test]
 fn generated_debug_dump_program() {
-    check("generated-dump", |r, b| {
+    // b9781 has no runtime::debug_dump_program (it came between the
+    // published 9830 and 9837): nothing was recorded there to compare with
+    let builds: Vec<Build> = Build::SUPPORTED
+        .iter()
+        .copied()
+        .filter(|b| *b != Build::B9781)
+        .collect();
+    check_at("generated-dump", &builds, |r, b| {
         let t = r["template"].as_str().unwrap();
         let ours = outcome(
             parse(t, b)

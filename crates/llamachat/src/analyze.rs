@@ -607,7 +607,16 @@ pub fn analyze_template_at(tmpl: &Template, now: i64) -> Reasoning {
         && src.contains("<TOOL_RESPONSE>")
     {
         a.mode = ReasoningMode::TagBased;
-        a.start = b"<think>\n".to_vec();
+        // `<think>\n\n` before nemotron_v2_reasoning_start: the generation
+        // prompt's `<think>\n` does not hold it
+        a.start = if tmpl
+            .rules()
+            .on(&changes::llamacpp::NEMOTRON_V2_REASONING_START)
+        {
+            b"<think>\n".to_vec()
+        } else {
+            b"<think>\n\n".to_vec()
+        };
         a.end = b"</think>".to_vec();
     }
     // Laguna

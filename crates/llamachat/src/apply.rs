@@ -298,7 +298,9 @@ pub fn apply(tmpls: &ChatTemplates, inputs: &Inputs) -> Result<ChatParams, Error
     };
     let trimmed;
     let mut to_render: &[Msg] = &inputs.messages;
-    if src.contains("You have access to the following functions in JSONSchema format") {
+    if src.contains("You have access to the following functions in JSONSchema format")
+        && tmpl.rules().on(&changes::llamacpp::STEPFUN_TRIM_CONTENT)
+    {
         let mut t = inputs.messages.clone();
         trim_all_content(&mut t);
         trimmed = t;

@@ -602,7 +602,12 @@ pub fn try_specialized(
             convert_tool_responses_gemma4(&mut params.messages);
         }
         gemma4(tmpl, params)?
-    } else if has("Tool usage guidelines:") && has("<function name=\"") && has("<param name=\"") {
+    } else if has("Tool usage guidelines:")
+        && has("<function name=\"")
+        && has("<param name=\"")
+        // before the handler existed: the generic autoparser
+        && tmpl.rules().on(&changes::llamacpp::HANDLER_MINICPM5)
+    {
         thinking(
             tmpl,
             p,

@@ -343,7 +343,14 @@ pub fn direct_apply(
     if inputs.add_generation_prompt {
         inp.insert("add_generation_prompt".into(), Json::Bool(true));
     }
-    let preserve = inp.get("preserve_reasoning").and_then(Json::as_bool);
+    // before `preserve_reasoning_kwarg` it is only a variable of that name
+    let preserve = inp
+        .get("preserve_reasoning")
+        .and_then(Json::as_bool)
+        .filter(|_| {
+            tmpl.rules()
+                .on(&changes::llamacpp::PRESERVE_REASONING_KWARG)
+        });
     // before `reasoning_strength_alias` the template sees reasoning_effort
     // only as given (no reasoning_strength beside it)
     let effort = inp

@@ -8,7 +8,11 @@
 //! `apply-template-b10380.jsonl` b10380, `apply-template-b10353.jsonl`
 //! b10353, recorded from 10355's tree, `apply-template-b10242.jsonl`
 //! b10242, recorded from 10248's tree, `apply-template-b10091.jsonl`
-//! b10091 and `apply-template-b10069.jsonl` b10069):
+//! b10091, `apply-template-b10069.jsonl` b10069, and
+//! `apply-template-b9888.jsonl`, `-b9840` and `-b9781`, the first and last
+//! recorded from 9892's and 9780's trees; a template b9888 and b9840
+//! cannot start with, Hy3, is the load error their `"stage": "startup"`
+//! rows hold):
 //! the prompt, or the status and error body, must be equal byte for byte.
 //! A case with `"server"` was recorded with media allowed (a projector
 //! loaded). `ONLY=<template>` narrows the run, `SHOW=1` prints every
@@ -63,6 +67,21 @@ fn apply_template_goldens_b10091() {
 #[test]
 fn apply_template_goldens_b10069() {
     check("apply-template-b10069.jsonl", changes::Build::B10069);
+}
+
+#[test]
+fn apply_template_goldens_b9888() {
+    check("apply-template-b9888.jsonl", changes::Build::B9888);
+}
+
+#[test]
+fn apply_template_goldens_b9840() {
+    check("apply-template-b9840.jsonl", changes::Build::B9840);
+}
+
+#[test]
+fn apply_template_goldens_b9781() {
+    check("apply-template-b9781.jsonl", changes::Build::B9781);
 }
 
 fn check(file: &str, build: changes::Build) {
@@ -120,6 +139,15 @@ fn check(file: &str, build: changes::Build) {
         };
         let want: Result<String, (u16, String)> = match case.get("prompt") {
             Some(Json::String(p)) => Ok(p.clone()),
+            // a template llama-server cannot start with (`e.what()` of
+            // the load)
+            _ if case["error"]["stage"] == "startup" => {
+                errors += 1;
+                Err((
+                    0,
+                    format!("load: {}", case["error"]["what"].as_str().unwrap_or("")),
+                ))
+            }
             _ => {
                 errors += 1;
                 let e = &case["error"];
@@ -146,4 +174,34 @@ fn check(file: &str, build: changes::Build) {
         total - bad.len()
     );
     assert!(bad.is_empty(), "{} differ:\n{}", bad.len(), bad.join("\n"));
+}
+
+/// `stepfun_trim_content` (between the published 9864 and 9870), which no
+/// recorded conversation reaches (none has surrounding whitespace): the
+/// case the recorder's real llama-server of b9840 and of b9888 (9892)
+/// answered (tools/apply-template-goldens/README.md), on StepFun 3.5.
+#[test]
+fn stepfun_content_is_trimmed_from_9870() {
+    let body = serde_json::json!({"messages": [
+        {"role": "user", "content": "  Hi there \n"},
+        {"role": "assistant", "content": "\nHello! ", "reasoning_content": " thinking \n"},
+        {"role": "user", "content": [{"type": "text", "text": " part one "}]},
+    ]});
+    let src = std::fs::read_to_string(testkit::llama_cpp(
+        "models/templates/StepFun3.5-Flash.jinja",
+    ))
+    .unwrap();
+    let at = |build| {
+        let t = ChatTemplates::init_with_build(&src, "<s>", "</s>", false, false, build).unwrap();
+        let s = ServerChatParams::new(t, 1_768_472_430).unwrap();
+        apply_template(&body, &s, 1_768_472_430).unwrap()
+    };
+    assert_eq!(
+        at(changes::Build::B9888),
+        "<s><|im_start|>user\nHi there<|im_end|>\n<|im_start|>assistant\nHello!<|im_end|>\n<|im_start|>user\npart one<|im_end|>\n<|im_start|>assistant\n<think>\n"
+    );
+    assert_eq!(
+        at(changes::Build::B9840),
+        "<s><|im_start|>user\n  Hi there \n<|im_end|>\n<|im_start|>assistant\n\nHello! <|im_end|>\n<|im_start|>user\n part one <|im_end|>\n<|im_start|>assistant\n<think>\n"
+    );
 }

@@ -23,10 +23,23 @@ fn test_chat_template_table() {
 fn check(build: changes::Build) {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     let text = std::fs::read_to_string(dir.join("test-chat-template.jsonl")).unwrap();
+    // the build's own tree (its README, to fail when it was not fetched)
+    let own_templates = testkit::llama_cpp_at(&build.to_string(), "models/templates").to_path_buf();
     let mut total = 0;
+    let mut absent = 0;
     let mut bad = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let row: Json = serde_json::from_str(line).unwrap();
+        // test-chat.cpp runs on its own build's templates: a template added
+        // after this build (Hy3 at b9993, MiniCPM5 at b9837) was no test of it
+        if row["source"] == "run_single"
+            && !own_templates
+                .join(row["template"].as_str().unwrap())
+                .exists()
+        {
+            absent += 1;
+            continue;
+        }
         total += 1;
         let src = match row["source"].as_str() {
             Some("run_single") => std::fs::read_to_string(testkit::llama_cpp(&format!(
@@ -65,6 +78,9 @@ fn check(build: changes::Build) {
             ));
         }
     }
-    eprintln!("test-chat-template: {} of {total} equal", total - bad.len());
+    eprintln!(
+        "test-chat-template ({build}): {} of {total} equal ({absent} rows of templates its tree lacks)",
+        total - bad.len()
+    );
     assert!(bad.is_empty(), "{} differ:\n{}", bad.len(), bad.join("\n"));
 }

@@ -178,7 +178,8 @@ impl Handler {
         let has_tools = chat && !setup.tools.is_empty();
         let mut tool_parser = None;
         if has_tools && builtin.as_ref().is_none_or(|p| !p.has_tool_support()) {
-            let p = crate::tools::Parser::new(Some(&setup.template), &setup.tools);
+            let mut p = crate::tools::Parser::new(Some(&setup.template), &setup.tools);
+            p.set_release(setup.release);
             why.push(format!(
                 "The request has tools and no built-in parser handles them: Ollama's tool parser, derived from the TEMPLATE, looks for {:?}.",
                 p.tag()
@@ -484,6 +485,11 @@ pub fn run(setup: &Setup, pieces: &[String], ids: Box<dyn FnMut() -> String>) ->
     }
     // the rows the parser's own behaviour reached
     if let Some(p) = &h.builtin {
+        for c in p.rows_reached() {
+            rules.on(c);
+        }
+    }
+    if let Some(p) = &h.tool_parser {
         for c in p.rows_reached() {
             rules.on(c);
         }

@@ -219,6 +219,9 @@ pub struct ChatRequest {
     pub debug_render_only: bool,
     /// `top_logprobs`
     pub top_logprobs: i64,
+    /// Whether `format` is set (Go's `req.Format != nil`: any value, even
+    /// `null`).
+    pub format: bool,
 }
 
 /// `api.GenerateRequest` (the fields that shape the prompt).

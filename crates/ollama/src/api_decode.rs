@@ -426,6 +426,7 @@ pub fn chat(v: &Json) -> D<ChatRequest> {
         truncate: g.get("truncate").and_then(Json::as_bool),
         debug_render_only: g.bool("_debug_render_only"),
         top_logprobs: g.int("top_logprobs"),
+        format: g.get("format").is_some(),
     })
 }
 

@@ -155,6 +155,10 @@ pub struct Explain {
     /// The rows of Ollama's own change table (`changes::ollama::TABLE`)
     /// the request reached: where the release decided what happened.
     pub release_rules: Vec<BuildRule>,
+    /// A chat with a `format`: when the handler applies it (from the
+    /// first token, or once the thinking ends); empty without one.
+    #[serde(default)]
+    pub format_rule: String,
 }
 
 /// A version-specific rule that applied to a render: a row of
@@ -791,6 +795,17 @@ fn chat(model: &Model, mut req: ChatRequest, settings: &Settings, ex: &mut Expla
     }
     let builtin = parsers::parser_capabilities(&loaded.model.parser).is_some();
     ex.thinking_tags = generic_thinking(&loaded, req.think.as_ref(), builtin);
+    let format_row = req
+        .format
+        .then(|| {
+            format_rule(
+                &loaded.model.parser,
+                req.think.as_ref(),
+                ex,
+                settings.release,
+            )
+        })
+        .flatten();
     let mut tools = req.tools.clone();
     if loaded.model.parser == "harmony" {
         if let Some(t) = &tools {
@@ -843,12 +858,54 @@ fn chat(model: &Model, mut req: ChatRequest, settings: &Settings, ex: &mut Expla
     if !loaded.model.renderer.is_empty() {
         ex.leading_bos = renderers::leading_bos(&loaded.model.renderer).map(str::to_string);
     }
+    if let Some(row) = format_row {
+        prepared.rules.on(row);
+        ex.release_rules.push(BuildRule::of(row, &prepared.rules));
+    }
     ex.messages = notes;
     Ok(Rendered {
         prompt: Some(prompt),
         image_count: images,
         explain: ex.clone(),
     })
+}
+
+/// When ChatHandler applies a request's `format` (its structured-outputs
+/// loop), as `ex.format_rule`; the row of Ollama's table that decided it,
+/// if one did. A model that can think and whose answer is parsed for
+/// thinking (a built-in parser, or the TEMPLATE's thinking tags) has the
+/// format held back until the thinking ends, unless think is false and
+/// the parser supports thinking (before
+/// `format_immediate_for_thinking_parsers`, only the gemma4 parser).
+fn format_rule(
+    parser: &str,
+    think: Option<&Think>,
+    ex: &mut Explain,
+    release: changes::Release,
+) -> Option<&'static changes::Change> {
+    let row = &changes::ollama::FORMAT_IMMEDIATE_FOR_THINKING_PARSERS;
+    let builtin = parsers::parser_capabilities_in(parser, release);
+    let parsed_for_thinking = builtin.is_some() || ex.thinking_tags.is_some();
+    let can_think = ex.capabilities.iter().any(|c| c.name == "thinking");
+    let think_false = think.is_some_and(|t| !t.as_bool());
+    let thinking_parser = builtin.is_some_and(|(_, thinking)| thinking);
+    let (immediate, decided_by) = if thinking_parser && think_false && parser != "gemma4" {
+        (release.has(row), Some(row))
+    } else {
+        (thinking_parser && think_false, None)
+    };
+    ex.format_rule = if immediate {
+        format!("think is false and the PARSER {parser} supports thinking: the format constrains the completion from the first token")
+    } else if parsed_for_thinking && can_think {
+        if decided_by.is_some() {
+            format!("think is false, but this release applies the format at once only for the gemma4 parser: with PARSER {parser} the completion waits for thinking that does not come, so the format is never applied")
+        } else {
+            "the model can think and its answer is read for thinking: the format is held back until the thinking ends, then the completion restarts with it (Promptscope's generation runs once, without it)".to_string()
+        }
+    } else {
+        "the format constrains the completion from the first token".to_string()
+    };
+    decided_by
 }
 
 /// Whether a body's `keep_alive` is zero (`api.Duration`: a number of

@@ -112,16 +112,46 @@ fn replay(line: &str, t: &Json, p: &mut dyn Parser) -> Result<(), String> {
 #[test]
 fn ollama_parser_tests_replayed() {
     let only = std::env::var("PARSER_FILE").ok();
+    let replayed = replay_all(TRACES, changes::Release::NEWEST, only.as_deref());
+    assert!(only.is_some() || replayed > 0);
+}
+
+/// The parser tests of older releases (`tests/golden/releases/
+/// parsers-tests-<tag>.jsonl`, recorded the same way from each tag's own
+/// test files), replayed with the parsers as that release has them.
+#[test]
+fn older_releases_parser_tests_replayed() {
+    let mut replayed = 0;
+    for tag in OLDER {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("tests/golden/releases/parsers-tests-{tag}.jsonl"));
+        let traces =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let release = changes::Release::parse(tag).unwrap();
+        eprintln!("v{tag}:");
+        replayed += replay_all(&traces, release, None);
+    }
+    assert!(replayed > 0);
+}
+
+/// The older tags whose own parser tests were recorded.
+const OLDER: [&str; 3] = ["0.30.11", "0.31.2", "0.32.0"];
+
+/// Replays every `parser` trace of `traces` (narrowed to one Go test file
+/// by `only`) on the parsers as `release` has them; fails with the
+/// traces that differ, else returns how many were replayed.
+fn replay_all(traces: &str, release: changes::Release, only: Option<&str>) -> usize {
+    let rules = changes::Rules::of_release(release);
     // file -> (replayed, equal, skipped)
     let mut per_file: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
     let mut failures = Vec::new();
-    for line in TRACES.lines().filter(|l| !l.trim().is_empty()) {
+    for line in traces.lines().filter(|l| !l.trim().is_empty()) {
         let t: Json = serde_json::from_str(line).expect("a trace line is JSON");
         if t["kind"] != "parser" {
             continue;
         }
         let file = str_of(&t, "file").to_string();
-        if only.as_deref().is_some_and(|f| f != file) {
+        if only.is_some_and(|f| f != file) {
             continue;
         }
         let row = per_file.entry(file.clone()).or_default();
@@ -140,6 +170,7 @@ fn ollama_parser_tests_replayed() {
             ));
             continue;
         };
+        p.set_release(&rules);
         match replay(line, &t, p.as_mut()) {
             Ok(()) => row.1 += 1,
             Err(e) => failures.push(format!("{file} {} #{}: {e}", str_of(&t, "test"), t["n"])),
@@ -151,6 +182,10 @@ fn ollama_parser_tests_replayed() {
     for f in failures.iter().take(40) {
         eprintln!("{f}");
     }
-    assert!(failures.is_empty(), "{} traces differ", failures.len());
-    assert!(only.is_some() || per_file.values().map(|r| r.0).sum::<usize>() > 0);
+    assert!(
+        failures.is_empty(),
+        "{release}: {} traces differ",
+        failures.len()
+    );
+    per_file.values().map(|r| r.0).sum()
 }

@@ -19,7 +19,9 @@ mod releases_common;
 
 use releases_common::{area_rows, lines, recording_for};
 
-const RECORDED: [&str; 9] = [
+const RECORDED: [&str; 11] = [
+    "0.30.11-rc0",
+    "0.32.0",
     "0.32.2-rc2",
     "0.32.2",
     "0.32.6",
@@ -33,11 +35,32 @@ const RECORDED: [&str; 9] = [
 
 #[test]
 fn every_supported_release_parses_as_its_go_code_did() {
+    check("parsers", &RECORDED, &area_rows("parser"));
+}
+
+/// The gemma4 parsers (`gemma4`, `gemma4-no-thinking`) over 20 outputs
+/// after a tool result, a prefill and a user message, thinking on and off
+/// (`parsers-gemma4-<tag>.jsonl`, recorded at v0.32.0, v0.32.1 and
+/// v0.33.0-rc2; v0.32.1's equal to v0.33.0-rc2's): before
+/// `gemma4_thinking_after_tool` an answer after a tool result starts as
+/// content.
+#[test]
+fn the_gemma4_parser_per_release() {
+    check(
+        "parsers-gemma4",
+        &["0.32.0", "0.33.0-rc2"],
+        &[&changes::ollama::GEMMA4_THINKING_AFTER_TOOL],
+    );
+}
+
+/// Every supported release parses `<prefix>-<tag>.jsonl` as recorded at
+/// the recording no row of `rows` separates from it.
+fn check(prefix: &str, recorded: &[&'static str], rows: &[&'static changes::Change]) {
     let mut failures = Vec::new();
     let mut checked = 0;
     for release in changes::Release::SUPPORTED {
-        let tag = recording_for(*release, &RECORDED, &area_rows("parser"));
-        for c in lines(&format!("parsers-{tag}.jsonl")) {
+        let tag = recording_for(*release, recorded, rows);
+        for c in lines(&format!("{prefix}-{tag}.jsonl")) {
             let id = c["id"].as_str().unwrap();
             let Some(mut p) = parsers::parser_for_name_in(c["parser"].as_str().unwrap(), *release)
             else {

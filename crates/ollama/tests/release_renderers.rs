@@ -59,6 +59,27 @@ fn laguna_per_release() {
     );
 }
 
+/// The gemma4 renderers and qwen3.5's (with ornith's) over 60 cases aimed
+/// at their rows (`renderers-gemma4-qwen35.jsonl`, recorded at
+/// v0.30.11-rc0, v0.30.11-rc1, v0.32.0, v0.32.1 and v0.33.0-rc2): adjacent
+/// assistant messages, tool-call turns with and without content, prompts
+/// that end with tool results, thinking after the last user message, nulls
+/// in arguments and schemas; reasoning inside an earlier turn's content
+/// with and without a thinking field.
+#[test]
+fn gemma4_and_qwen35_per_release() {
+    check(
+        "renderers-gemma4-qwen35",
+        |c| {
+            c.area == "renderer"
+                && ["gemma4", "qwen35", "ornith"]
+                    .iter()
+                    .any(|p| c.id.starts_with(p))
+        },
+        |_| true,
+    );
+}
+
 /// glimmer's system messages that speak of reasoning effort or strength
 /// (38 cases recorded at v0.32.10, v0.32.11 and v0.33.0-rc2), at every
 /// release that has the glimmer renderer; before it, each is the error

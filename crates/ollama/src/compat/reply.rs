@@ -137,6 +137,8 @@ pub struct Writer {
     before_wire_format: bool,
     /// A release before `openai_finish_length_over_tool_calls`.
     before_length_precedence: bool,
+    /// The release that writes.
+    release: changes::Release,
 }
 
 impl Writer {
@@ -157,6 +159,7 @@ impl Writer {
             created: None,
             before_wire_format: false,
             before_length_precedence: false,
+            release: changes::Release::NEWEST,
         }
     }
 
@@ -201,11 +204,16 @@ impl Writer {
     }
 
     /// The writer as an Ollama release writes (the chat stream's wire
-    /// format and finish reason, the Responses stream's items).
+    /// format and finish reason, the Responses stream's items, the
+    /// Anthropic stream's blocks).
     pub fn with_release(mut self, release: changes::Release) -> Writer {
         if let Some(r) = &mut self.responses {
             r.set_release(release);
         }
+        if let Some(a) = &mut self.anthropic {
+            a.set_release(release);
+        }
+        self.release = release;
         self.before_wire_format = !release.has(&changes::ollama::OPENAI_STREAM_WIRE_FORMAT);
         self.before_length_precedence =
             !release.has(&changes::ollama::OPENAI_FINISH_LENGTH_OVER_TOOL_CALLS);
@@ -222,6 +230,9 @@ impl Writer {
                 self.stream,
                 Some(text),
             ));
+            if let Some(a) = &mut self.anthropic {
+                a.set_release(self.release);
+            }
         }
         self
     }

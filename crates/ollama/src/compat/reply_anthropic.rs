@@ -179,6 +179,8 @@ pub(crate) struct Anthropic {
     thinking_done: bool,
     text_started: bool,
     sent: HashSet<String>,
+    /// A release before `anthropic_close_text_before_thinking`.
+    before_text_close: bool,
 }
 
 impl Anthropic {
@@ -195,7 +197,14 @@ impl Anthropic {
             thinking_done: false,
             text_started: false,
             sent: HashSet::new(),
+            before_text_close: false,
         }
+    }
+
+    /// Writes as `release`'s `StreamConverter` does.
+    pub(crate) fn set_release(&mut self, release: changes::Release) {
+        self.before_text_close =
+            !release.has(&changes::ollama::ANTHROPIC_CLOSE_TEXT_BEFORE_THINKING);
     }
 
     pub(crate) fn write(&mut self, r: &Json) -> String {
@@ -329,7 +338,8 @@ impl Anthropic {
             ));
         }
         if !thinking.is_empty() && !self.thinking_done {
-            if self.text_started {
+            // before 0.32.2-rc0 the open text block stayed open
+            if self.text_started && !self.before_text_close {
                 events.push(self.stop());
                 self.content_index += 1;
                 self.text_started = false;

@@ -59,6 +59,11 @@ pub struct Gemma4Parser {
     thinking_enabled: bool,
     /// True when we just entered thinking and need to strip `thought\n`.
     needs_channel_name_strip: bool,
+    /// A release before `gemma4_thinking_after_tool`: after a tool result
+    /// the answer starts as content.
+    before_thinking_after_tool: bool,
+    /// Whether that row decided where the answer started.
+    thinking_after_tool_reached: bool,
 }
 
 impl Gemma4Parser {
@@ -103,6 +108,9 @@ impl Parser for Gemma4Parser {
         }
 
         if last_message.is_some_and(|m| m.role == "tool") {
+            self.thinking_after_tool_reached = true;
+        }
+        if last_message.is_some_and(|m| m.role == "tool") && !self.before_thinking_after_tool {
             self.state = Gemma4ParserState::CollectingThinking;
             self.needs_channel_name_strip = false;
             return tools.to_vec();
@@ -177,6 +185,18 @@ impl Parser for Gemma4Parser {
     /// `HasThinkingSupport`.
     fn has_thinking_support(&self) -> bool {
         self.has_thinking_support
+    }
+
+    fn set_release(&mut self, rules: &changes::Rules) {
+        self.before_thinking_after_tool = !rules.has(&changes::ollama::GEMMA4_THINKING_AFTER_TOOL);
+    }
+
+    fn rows_reached(&self) -> Vec<&'static changes::Change> {
+        if self.thinking_after_tool_reached {
+            vec![&changes::ollama::GEMMA4_THINKING_AFTER_TOOL]
+        } else {
+            Vec::new()
+        }
     }
 }
 

@@ -27,7 +27,9 @@ pub(crate) fn render(
     messages: &[Message],
     tools: &[Tool],
     think: Option<&Think>,
+    rules: &changes::Rules,
 ) -> String {
+    let null = &Nil(rules);
     let mut sb = String::from(BOS);
     let mut image_offset = 0;
 
@@ -46,7 +48,7 @@ pub(crate) fn render(
         }
         sb.push_str(trim_space(system));
         for tool in tools {
-            sb.push_str(&render_tool_declaration(tool));
+            sb.push_str(&render_tool_declaration(tool, null));
         }
         sb.push_str("<turn|>\n");
     }
@@ -78,6 +80,9 @@ pub(crate) fn render(
         if message.role == "assistant"
             && !message.thinking.is_empty()
             && last_user_idx.is_none_or(|u| i > u)
+            // before 0.32.1, only a turn with tool calls wrote its thinking
+            && (!message.tool_calls.is_empty()
+                || rules.on(&changes::ollama::GEMMA4_THINKING_CUES))
         {
             sb.push_str("<|channel>thought\n");
             sb.push_str(&message.thinking);
@@ -86,7 +91,7 @@ pub(crate) fn render(
 
         if !message.tool_calls.is_empty() {
             for call in &message.tool_calls {
-                sb.push_str(&format_tool_call(call));
+                sb.push_str(&format_tool_call(call, null));
             }
             prev_message_type = "tool_call";
         }
@@ -138,10 +143,22 @@ pub(crate) fn render(
             && (message.tool_calls.is_empty() || tool_responses_emitted);
         if prev_message_type == "tool_call" && !tool_responses_emitted {
             sb.push_str("<|tool_response>");
-        } else if !(continues_into_next
-            || (tool_responses_emitted && !had_content && next_non_tool_role.is_empty()))
-        {
-            sb.push_str("<turn|>\n");
+        } else {
+            let close = !(continues_into_next
+                || (tool_responses_emitted && !had_content && next_non_tool_role.is_empty()));
+            // before 0.32.1: every turn closed but a tool-call turn without
+            // content, wherever the next message went
+            let close_before = !tool_responses_emitted || had_content;
+            let close = if close == close_before
+                || rules.on(&changes::ollama::GEMMA4_MODEL_TURN_STRUCTURE)
+            {
+                close
+            } else {
+                close_before
+            };
+            if close {
+                sb.push_str("<turn|>\n");
+            }
         }
 
         prev_non_tool_role = &message.role;
@@ -153,10 +170,27 @@ pub(crate) fn render(
         if empty_block_on_nothink && !has_think {
             sb.push_str("<|channel>thought\n<channel|>");
         }
-    } else if prev_message_type == "tool_response" && has_think {
+    } else if prev_message_type == "tool_response"
+        && has_think
+        && rules.on(&changes::ollama::GEMMA4_THINKING_CUES)
+    {
         sb.push_str("<|channel>thought\n");
     }
     sb
+}
+
+/// How a nil value prints in a tool call's arguments or a tool's schema:
+/// `null`, or Go's `%v` (`<nil>`) before `gemma4_null_values`.
+struct Nil<'r>(&'r changes::Rules);
+
+impl Nil<'_> {
+    fn text(&self) -> &'static str {
+        if self.0.on(&changes::ollama::GEMMA4_NULL_VALUES) {
+            "null"
+        } else {
+            "<nil>"
+        }
+    }
 }
 
 /// `stripThinking`: removes `<|channel>…<channel|>` blocks (and everything
@@ -210,7 +244,7 @@ fn tool_response_name<'a>(message: &'a Message, calls: &'a [ToolCall]) -> &'a st
 }
 
 /// `renderToolDeclaration`.
-fn render_tool_declaration(tool: &Tool) -> String {
+fn render_tool_declaration(tool: &Tool, null: &Nil) -> String {
     let f = &tool.function;
     let params = &f.parameters;
     let mut sb = format!(
@@ -222,7 +256,7 @@ fn render_tool_declaration(tool: &Tool) -> String {
         let mut needs_comma = false;
         if let Some(props) = params.properties.as_ref().filter(|p| !p.is_empty()) {
             sb.push_str("properties:{");
-            write_schema_properties(&mut sb, &typed_properties_map(props));
+            write_schema_properties(&mut sb, &typed_properties_map(props), null);
             sb.push('}');
             needs_comma = true;
         }
@@ -479,7 +513,7 @@ fn write_type_names(sb: &mut String, names: &[String]) {
 }
 
 /// `writeSchemaItemsSpec`: an array's items schema, keys sorted.
-fn write_schema_items_spec(sb: &mut String, items: &SchemaMap) {
+fn write_schema_items_spec(sb: &mut String, items: &SchemaMap, null: &Nil) {
     let mut first = true;
     for (key, value) in items {
         if value.is_nil() {
@@ -493,7 +527,7 @@ fn write_schema_items_spec(sb: &mut String, items: &SchemaMap) {
             "properties" => {
                 sb.push_str("properties:{");
                 if let Some(props) = as_schema_map(Some(value)) {
-                    write_schema_properties(sb, &props);
+                    write_schema_properties(sb, &props, null);
                 }
                 sb.push('}');
             }
@@ -505,7 +539,7 @@ fn write_schema_items_spec(sb: &mut String, items: &SchemaMap) {
             _ => {
                 sb.push_str(key);
                 sb.push(':');
-                sb.push_str(&format_schema_value(value));
+                sb.push_str(&format_schema_value(value, null));
             }
         }
     }
@@ -513,7 +547,7 @@ fn write_schema_items_spec(sb: &mut String, items: &SchemaMap) {
 
 /// `writeSchemaProperties`: each property as `name:{…}`, names sorted,
 /// names that are schema keywords skipped.
-fn write_schema_properties(sb: &mut String, props: &SchemaMap) {
+fn write_schema_properties(sb: &mut String, props: &SchemaMap, null: &Nil) {
     let mut first = true;
     for (name, value) in props {
         if is_schema_standard_key(name) {
@@ -553,7 +587,7 @@ fn write_schema_properties(sb: &mut String, props: &SchemaMap) {
                 if let Some(items) = as_schema_map(prop.get("items")).filter(|m| !m.is_empty()) {
                     sep.next(sb);
                     sb.push_str("items:{");
-                    write_schema_items_spec(sb, &items);
+                    write_schema_items_spec(sb, &items, null);
                     sb.push('}');
                 }
             }
@@ -569,8 +603,8 @@ fn write_schema_properties(sb: &mut String, props: &SchemaMap) {
             sep.next(sb);
             sb.push_str("properties:{");
             match as_schema_map(prop.get("properties")) {
-                Some(nested) => write_schema_properties(sb, &nested),
-                None => write_schema_properties(sb, &prop),
+                Some(nested) => write_schema_properties(sb, &nested, null),
+                None => write_schema_properties(sb, &prop, null),
             }
             sb.push('}');
             let required = normalize_string_slice(prop.get("required"));
@@ -603,22 +637,22 @@ impl Separator {
 
 /// `formatSchemaValue`: schema literals, strings delimited, map keys
 /// delimited and sorted.
-fn format_schema_value(value: &Sv) -> String {
+fn format_schema_value(value: &Sv, null: &Nil) -> String {
     match value {
-        Sv::Json(v) => format_schema_json(v),
+        Sv::Json(v) => format_schema_json(v, null),
         Sv::Str(s) => format!("{Q}{s}{Q}"),
         Sv::Strings(items) => {
             let parts: Vec<String> = items.iter().map(|s| format!("{Q}{s}{Q}")).collect();
             format!("[{}]", parts.join(","))
         }
         Sv::Enum(items) => {
-            let parts: Vec<String> = items.iter().map(format_schema_json).collect();
+            let parts: Vec<String> = items.iter().map(|v| format_schema_json(v, null)).collect();
             format!("[{}]", parts.join(","))
         }
         Sv::Map(m) => {
             let parts: Vec<String> = m
                 .iter()
-                .map(|(k, v)| format!("{Q}{k}{Q}:{}", format_schema_value(v)))
+                .map(|(k, v)| format!("{Q}{k}{Q}:{}", format_schema_value(v, null)))
                 .collect();
             format!("{{{}}}", parts.join(","))
         }
@@ -628,14 +662,14 @@ fn format_schema_value(value: &Sv) -> String {
     }
 }
 
-fn format_schema_json(v: &Json) -> String {
+fn format_schema_json(v: &Json, null: &Nil) -> String {
     match v {
-        Json::Null => "null".to_string(),
+        Json::Null => null.text().to_string(),
         Json::String(s) => format!("{Q}{s}{Q}"),
         Json::Bool(b) => b.to_string(),
         Json::Number(n) => int_or_float(super::text::json_f64(n)),
         Json::Array(items) => {
-            let parts: Vec<String> = items.iter().map(format_schema_json).collect();
+            let parts: Vec<String> = items.iter().map(|v| format_schema_json(v, null)).collect();
             format!("[{}]", parts.join(","))
         }
         Json::Object(obj) => {
@@ -643,7 +677,7 @@ fn format_schema_json(v: &Json) -> String {
             entries.sort_by(|a, b| a.0.cmp(b.0));
             let parts: Vec<String> = entries
                 .into_iter()
-                .map(|(k, v)| format!("{Q}{k}{Q}:{}", format_schema_json(v)))
+                .map(|(k, v)| format!("{Q}{k}{Q}:{}", format_schema_json(v, null)))
                 .collect();
             format!("{{{}}}", parts.join(","))
         }
@@ -652,12 +686,12 @@ fn format_schema_json(v: &Json) -> String {
 
 /// `formatToolCall`: `<|tool_call>call:name{k:v,…}<tool_call|>`, keys
 /// sorted.
-fn format_tool_call(call: &ToolCall) -> String {
+fn format_tool_call(call: &ToolCall, null: &Nil) -> String {
     let mut args: Vec<(&String, &Json)> = call.function.arguments.iter().flatten().collect();
     args.sort_by(|a, b| a.0.cmp(b.0));
     let parts: Vec<String> = args
         .into_iter()
-        .map(|(k, v)| format!("{k}:{}", format_arg_value(v)))
+        .map(|(k, v)| format!("{k}:{}", format_arg_value(v, null)))
         .collect();
     format!(
         "<|tool_call>call:{}{{{}}}<tool_call|>",
@@ -667,14 +701,14 @@ fn format_tool_call(call: &ToolCall) -> String {
 }
 
 /// `formatArgValue`.
-fn format_arg_value(v: &Json) -> String {
+fn format_arg_value(v: &Json, null: &Nil) -> String {
     match v {
-        Json::Null => "null".to_string(),
+        Json::Null => null.text().to_string(),
         Json::String(s) => format!("{Q}{s}{Q}"),
         Json::Bool(b) => b.to_string(),
         Json::Number(n) => int_or_float(super::text::json_f64(n)),
         Json::Array(items) => {
-            let parts: Vec<String> = items.iter().map(format_arg_value).collect();
+            let parts: Vec<String> = items.iter().map(|v| format_arg_value(v, null)).collect();
             format!("[{}]", parts.join(","))
         }
         Json::Object(obj) => {
@@ -682,7 +716,7 @@ fn format_arg_value(v: &Json) -> String {
             entries.sort_by(|a, b| a.0.cmp(b.0));
             let parts: Vec<String> = entries
                 .into_iter()
-                .map(|(k, v)| format!("{k}:{}", format_arg_value(v)))
+                .map(|(k, v)| format!("{k}:{}", format_arg_value(v, null)))
                 .collect();
             format!("{{{}}}", parts.join(","))
         }

@@ -175,7 +175,7 @@ impl Renderer {
             ),
             Renderer::Gemma4 {
                 empty_block_on_nothink,
-            } => gemma4::render(empty_block_on_nothink, msgs, tools, think),
+            } => gemma4::render(empty_block_on_nothink, msgs, tools, think, rules),
             Renderer::FunctionGemma => functiongemma::render(msgs, tools),
             Renderer::Glm47 => glm::render_glm47(msgs, tools, think),
             Renderer::GlmOcr => glm::render_glm_ocr(msgs, tools, think),
@@ -242,6 +242,7 @@ pub fn render_with_renderer_in(
         // renderers a release does not have yet
         .filter(|_| match name {
             "qwen3.8" => rules.on(&changes::ollama::QWEN38_RENDERER),
+            "ornith" => rules.on(&changes::ollama::ORNITH_RENDERER),
             "nemotron-3.5-nano" => rules.on(&changes::ollama::NEMOTRON35_RENDERER),
             "glimmer" => rules.on(&changes::ollama::GLIMMER_RENDERER),
             "laguna-v8" => {

@@ -301,8 +301,17 @@ pub(crate) fn render(
         } else if message.role == "assistant" {
             let think_block =
                 variant.always_think_block() || (is_thinking && i as isize > last_query_index);
+            // before 0.30.11-rc1 the split followed thinking, not the block
+            let split_by = if think_block == is_thinking
+                || message.thinking.is_empty()
+                || rules.on(&changes::ollama::QWEN35_HISTORICAL_THINK_SPLIT)
+            {
+                think_block
+            } else {
+                is_thinking
+            };
             let (reasoning, content) =
-                split_reasoning(content, &message.thinking, think_block, !variant.is_38());
+                split_reasoning(content, &message.thinking, split_by, !variant.is_38());
             sb.push_str(IM_START);
             sb.push_str("assistant\n");
             if think_block {

@@ -43,6 +43,60 @@ pub struct Parser {
     state: ToolsState,
     buffer: Vec<u8>,
     n: i64,
+
+    /// A release before `tools_brace_in_json_string`: braces and brackets
+    /// inside JSON strings count too.
+    counts_inside_strings: bool,
+    /// Whether the two readings of `done()` parted on this output.
+    string_brace_seen: std::cell::Cell<bool>,
+}
+
+/// The JSON-string state the tool scanners keep (a `\\` escapes the next
+/// byte wherever it is, as Go's loops do).
+#[derive(Default)]
+struct StringSkip {
+    in_string: bool,
+    escaped: bool,
+}
+
+impl StringSkip {
+    /// Whether byte `c` is skipped: an escape, an escaped byte, a quote,
+    /// or a byte inside a string.
+    fn skips(&mut self, c: u8) -> bool {
+        if self.escaped {
+            self.escaped = false;
+            return true;
+        }
+        match c {
+            b'\\' => self.escaped = true,
+            b'"' => self.in_string = !self.in_string,
+            _ => return self.in_string,
+        }
+        true
+    }
+}
+
+/// Whether `buffer` holds the `close` that balances its first `open`:
+/// `done()`'s count, skipping JSON strings (with `\` escapes) when
+/// `skip_strings`, as releases from `tools_brace_in_json_string` do, and
+/// counting every byte before it.
+fn closes(buffer: &[u8], open: u8, close: u8, skip_strings: bool) -> bool {
+    let mut count = 0i64;
+    let mut strings = StringSkip::default();
+    for &c in buffer {
+        if skip_strings && strings.skips(c) {
+            continue;
+        }
+        if c == open {
+            count += 1;
+        } else if c == close {
+            count -= 1;
+            if count == 0 {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// A Go `string(bytes)` of text that is valid UTF-8 by construction (the
@@ -181,6 +235,21 @@ impl Parser {
         Some(tc)
     }
 
+    /// Reads as `release`'s `tools.Parser` does.
+    pub fn set_release(&mut self, release: changes::Release) {
+        self.counts_inside_strings = !release.has(&changes::ollama::TOOLS_BRACE_IN_JSON_STRING);
+    }
+
+    /// The rows of Ollama's table whose behaviour this parser's reading
+    /// reached.
+    pub fn rows_reached(&self) -> Vec<&'static changes::Change> {
+        if self.string_brace_seen.get() {
+            vec![&changes::ollama::TOOLS_BRACE_IN_JSON_STRING]
+        } else {
+            Vec::new()
+        }
+    }
+
     /// `done()`: whether the closing `}` or `]` of a `{` or `[` tag has
     /// come (other tags never finish: `{}`/`[]` pairs may not be tool
     /// calls).
@@ -191,36 +260,17 @@ impl Parser {
             _ => return false,
         };
 
-        let mut count = 0i64;
-        let mut in_string = false;
-        let mut escaped = false;
-        for &c in &self.buffer {
-            if escaped {
-                escaped = false;
-                continue;
-            }
-            if c == b'\\' {
-                escaped = true;
-                continue;
-            }
-            if c == b'"' {
-                in_string = !in_string;
-                continue;
-            }
-            if in_string {
-                continue;
-            }
-            if c == open {
-                count += 1;
-            } else if c == close {
-                count -= 1;
-                if count == 0 {
-                    return true;
-                }
-            }
+        let aware = closes(&self.buffer, open, close, true);
+        let counting = closes(&self.buffer, open, close, false);
+        if aware != counting {
+            // the two readings part here
+            self.string_brace_seen.set(true);
         }
-
-        false
+        if self.counts_inside_strings {
+            counting
+        } else {
+            aware
+        }
     }
 
     /// `Content()`: any remaining content that should be sent to the
@@ -325,26 +375,10 @@ fn find_arguments(tool: &Tool, buffer: &[u8]) -> (Option<Map<String, Json>>, usi
 
     let mut start: Option<usize> = None;
     let mut braces = 0i64;
-    let mut in_string = false;
-    let mut escaped = false;
+    let mut strings = StringSkip::default();
 
     for (i, &c) in buffer.iter().enumerate() {
-        if escaped {
-            escaped = false;
-            continue;
-        }
-
-        if c == b'\\' {
-            escaped = true;
-            continue;
-        }
-
-        if c == b'"' {
-            in_string = !in_string;
-            continue;
-        }
-
-        if in_string {
+        if strings.skips(c) {
             continue;
         }
 
@@ -1234,6 +1268,7 @@ mod golden {
             },
             buffer: s["buffer"].as_str().unwrap_or("").as_bytes().to_vec(),
             n: s["n"].as_i64().unwrap_or(0),
+            ..Parser::default()
         }
     }
 
