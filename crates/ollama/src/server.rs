@@ -899,6 +899,8 @@ fn format_rule(
     } else if parsed_for_thinking && can_think {
         if decided_by.is_some() {
             format!("think is false, but this release applies the format at once only for the gemma4 parser: with PARSER {parser} the completion waits for thinking that does not come, so the format is never applied")
+        } else if builtin.is_some() && !thinking_parser {
+            format!("the model can think, so the format is held back until thinking ends, but PARSER {parser} reads no thinking: the format is never applied")
         } else {
             "the model can think and its answer is read for thinking: the format is held back until the thinking ends, then the completion restarts with it (Promptscope's generation runs once, without it)".to_string()
         }

@@ -294,6 +294,11 @@ fn a_format_with_think_false_is_applied_at_once_from_0_31_2_rc2() {
         assert_eq!(row, None, "{release}");
         assert!(rule.contains("from the first token"), "{release}: {rule}");
     }
+    // a parser that reads no thinking on a model that can think: held back
+    // for good, at every release
+    let (rule, row) = chat("0.33.0-rc2", "qwen3-coder", json!(false));
+    assert_eq!(row, None);
+    assert!(rule.contains("never applied"), "{rule}");
     // thinking on: held back until the thinking ends, at every release
     for release in ["0.31.2-rc1", "0.33.0-rc2"] {
         let (rule, row) = chat(release, "qwen3.5", json!(true));
