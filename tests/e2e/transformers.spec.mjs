@@ -268,6 +268,46 @@ describe('Ollama release', () => {
     });
   });
 
+  test('gemma4 under 0.32.0 and 0.33.0-rc2: adjacent assistant turns, and when the format applies', { timeout: TEST_TIMEOUT }, async () => {
+    await withApp(server(), async (app) => {
+      const id = (name) => app.root.getByTestId(name);
+      await app.endpointChat.click();
+      await app.systemInput.fill('');
+      await app.openMore();
+      await app.rendererSelect.selectOption('gemma4');
+      await app.parserSelect.selectOption('qwen3.5');
+      await app.setRequest({
+        model: 'demo',
+        think: false,
+        format: 'json',
+        messages: [
+          { role: 'user', content: 'Hi' },
+          { role: 'assistant', content: 'a' },
+          { role: 'assistant', content: 'b' },
+        ],
+      });
+      // 0.32.0 ends every assistant message's turn; 0.32.1-rc0 on, one model turn
+      await id('release-select').selectOption('0.32.0');
+      await eventually(async () =>
+        assert.equal(await app.promptText(), '<bos><|turn>user\nHi<turn|>\n<|turn>model\na<turn|>\nb<turn|>\n<|turn>model\n'),
+      );
+      const turns = id('explain-release-rules').locator('li[data-rule="gemma4_model_turn_structure"]');
+      await eventually(async () => assert.equal(await turns.getAttribute('data-in-effect'), 'false'));
+      // a thinking parser with think false: the format applies at once from 0.31.2-rc2
+      const format = id('explain-release-rules').locator('li[data-rule="format_immediate_for_thinking_parsers"]');
+      await eventually(async () => assert.equal(await format.getAttribute('data-in-effect'), 'true'));
+      assert.match(await id('explain-format').textContent(), /from the first token/);
+      await id('release-select').selectOption('0.31.2-rc1');
+      await eventually(async () => assert.equal(await format.getAttribute('data-in-effect'), 'false'));
+      assert.match(await id('explain-format').textContent(), /never applied/);
+      await id('release-select').selectOption('0.33.0-rc2');
+      await eventually(async () =>
+        assert.equal(await app.promptText(), '<bos><|turn>user\nHi<turn|>\n<|turn>model\nab<turn|>\n<|turn>model\n'),
+      );
+      await eventually(async () => assert.equal(await turns.getAttribute('data-in-effect'), 'true'));
+    });
+  });
+
   test('two releases in Compare: the first difference and the row of the release table that explains it', { timeout: TEST_TIMEOUT }, async () => {
     await withApp(server(), async (app) => {
       const id = (name) => app.root.getByTestId(name);
