@@ -261,6 +261,10 @@ impl Parser {
         };
 
         let aware = closes(&self.buffer, open, close, true);
+        // without a quote or a backslash the two readings are one
+        if !self.buffer.iter().any(|&c| c == b'"' || c == b'\\') {
+            return aware;
+        }
         let counting = closes(&self.buffer, open, close, false);
         if aware != counting {
             // the two readings part here
