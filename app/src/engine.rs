@@ -430,12 +430,28 @@ pub fn run_with(state: &State, today: &str, gguf: Option<&Gguf>) -> Outcome {
                     Some(Err(e)) => (None, Some(e)),
                     None => (None, None),
                 };
+            // the release's rows the runner's cut and the cache reuse
+            // consulted join the render's in Explain
+            let mut explain = r.explain;
+            let runner_rules = ok_seen
+                .filter(|s| s.runner.cut.is_some() || s.runner.error.is_some())
+                .map(|s| s.runner.release_rules.clone())
+                .unwrap_or_default();
+            let cache_rules = match &cache {
+                Some(Ok(t)) => t.release_rules.clone(),
+                _ => Vec::new(),
+            };
+            for rule in runner_rules.into_iter().chain(cache_rules) {
+                if !explain.release_rules.iter().any(|r| r.id == rule.id) {
+                    explain.release_rules.push(rule);
+                }
+            }
             Outcome {
                 answer_setup,
                 answer_error,
                 prompt: r.prompt,
                 image_count: r.image_count,
-                explain: Some(r.explain),
+                explain: Some(explain),
                 token_count,
                 runner: seen.and_then(Result::ok).map(|s| s.runner),
                 cache,
@@ -950,5 +966,38 @@ mod tests {
         assert_eq!(f.error.as_deref(), Some(ollama::runner::PROMPT_TOO_LONG));
         assert!(runner_summary(&f).starts_with("num_ctx 64, num_keep 4, context shift off: "));
         assert_eq!(out.token_count.unwrap().unwrap(), f.tokens);
+
+        // Older releases: v0.30.10 cuts to num_ctx - 1, keeping num_keep
+        // without the BOS; v0.30.9-rc1 refuses even with context shift on;
+        // Explain names the rows that decided.
+        let long = json!({"model": "m", "options": {"num_ctx": 64},
+            "messages": [{"role": "user", "content": words.join(" ")}]})
+        .to_string();
+        s.request = long.clone();
+        s.ollama = "0.30.10".into();
+        let out = run_with(&s, TODAY, Some(&g));
+        let cut = out.runner.unwrap().cut.unwrap();
+        assert_eq!((cut.keep, cut.limit), (4, 63));
+        assert_eq!(out.token_count.unwrap().unwrap(), 63);
+        let rules = out.explain.unwrap().release_rules;
+        let row = rules
+            .iter()
+            .find(|r| r.id == "context_shift_generation_headroom")
+            .unwrap();
+        assert!(!row.in_effect);
+        s.ollama = "0.30.9-rc1".into();
+        let out = run_with(&s, TODAY, Some(&g));
+        let f = out.runner.unwrap();
+        assert!(f.context_shift);
+        assert_eq!(
+            f.error.as_deref(),
+            Some(ollama::runner::PROMPT_TOO_LONG_0_30_9_RC1)
+        );
+        assert!(out
+            .explain
+            .unwrap()
+            .release_rules
+            .iter()
+            .any(|r| r.id == "context_shift_truncation" && !r.in_effect));
     }
 }

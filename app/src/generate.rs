@@ -190,8 +190,9 @@ pub struct Job {
     pub options: Value,
     /// The request's `truncate` (default true).
     pub truncate: bool,
-    /// The request's `shift` (default true).
-    pub shift: bool,
+    /// The request's `shift` (absent: the release's default for the model
+    /// and `num_ctx`).
+    pub shift: Option<bool>,
     /// `/api/generate` with `raw: true` (no `context` in the answer).
     pub raw: bool,
     /// Promptscope's opt-in debug output on the first chunk.
@@ -225,7 +226,7 @@ impl Job {
             answer: Value::Null,
             options: request.get("options").cloned().unwrap_or(Value::Null),
             truncate: flag("truncate") != Some(false),
-            shift: flag("shift") != Some(false),
+            shift: flag("shift"),
             raw: endpoint == Endpoint::Generate && flag("raw") == Some(true),
             debug,
             default_num_ctx: 4096,
@@ -290,7 +291,7 @@ impl Job {
             answer: v["answer"].clone(),
             options: v["options"].clone(),
             truncate: b("truncate"),
-            shift: b("shift"),
+            shift: v["shift"].as_bool(),
             raw: b("raw"),
             debug: b("debug"),
             default_num_ctx: v["default_num_ctx"].as_i64().unwrap_or(4096),
@@ -885,7 +886,7 @@ mod tests {
     fn jobs_round_trip_through_json() {
         let req = json!({"model": "smollm2", "options": {"temperature": 0}, "stream": true, "truncate": false});
         let mut job = Job::new(Endpoint::Chat, &req, "P".into(), Some("<s>".into()), true);
-        assert!(!job.truncate && job.shift && !job.raw);
+        assert!(!job.truncate && job.shift.is_none() && !job.raw);
         job.answer = json!({"endpoint": "chat", "parser": "qwen3", "template": ""});
         assert_eq!(Job::from_json(&job.to_json()).unwrap(), job);
         job.first_logits = true;

@@ -212,6 +212,31 @@ describe('Ollama release', () => {
         '0.30.11',
         '0.30.11-rc1',
         '0.30.11-rc0',
+        '0.30.10',
+        '0.30.10-rc1',
+        '0.30.10-rc0',
+        '0.30.9',
+        '0.30.9-rc2',
+        '0.30.9-rc1',
+        '0.30.9-rc0',
+        '0.30.8',
+        '0.30.8-rc0',
+        '0.30.7',
+        '0.30.7-rc1',
+        '0.30.7-rc0',
+        '0.30.6',
+        '0.30.6-rc0',
+        '0.30.5',
+        '0.30.5-rc0',
+        '0.30.4',
+        '0.30.4-rc1',
+        '0.30.4-rc0',
+        '0.30.3',
+        '0.30.2',
+        '0.30.2-rc0',
+        '0.30.1',
+        '0.30.1-rc0',
+        '0.30.0',
       ]);
       const prompt = await app.promptText();
       await id('release-select').selectOption('0.32.15');
@@ -265,6 +290,38 @@ describe('Ollama release', () => {
       const rows = await id('compare-causes').locator('li').allTextContents();
       assert.equal(rows.length, 1);
       assert.match(rows[0], /^nemotron3nano_template_sync: the prompt follows the model's updated template.* \(Ollama 0\.32\.9, PR #17060, commit bb7bba885\); before: the prompt starts with three newlines/);
+    });
+  });
+
+  test('an lfm2-thinking chat under 0.30.9-rc0 and 0.30.9-rc1: the thinking field is written, and Compare names the row', { timeout: TEST_TIMEOUT }, async () => {
+    await withApp(server(), async (app) => {
+      const id = (name) => app.root.getByTestId(name);
+      await app.endpointChat.click();
+      await app.systemInput.fill('');
+      await app.openMore();
+      await app.rendererSelect.selectOption('lfm2-thinking');
+      await app.setRequest({ model: 'demo', think: false, messages: [
+        { role: 'user', content: 'Q1' },
+        { role: 'assistant', content: 'A1', thinking: 'reason1' },
+        { role: 'user', content: 'Q2' },
+        { role: 'assistant', content: 'A2', thinking: 'reason2' },
+      ] });
+      const head = '<|startoftext|><|im_start|>user\nQ1<|im_end|>\n<|im_start|>assistant\nA1<|im_end|>\n<|im_start|>user\nQ2<|im_end|>\n<|im_start|>assistant\n';
+      await id('release-select').selectOption('0.30.9-rc0');
+      await eventually(async () => assert.equal(await app.promptText(), head + 'A2'));
+      const rule = id('explain-release-rules').locator('li[data-rule="lfm2_thinking_field_rendered"]');
+      await eventually(async () => assert.equal(await rule.getAttribute('data-in-effect'), 'false'));
+      await id('release-select').selectOption('0.30.9-rc1');
+      await eventually(async () => assert.equal(await app.promptText(), head + '<think>reason2</think>A2'));
+      await eventually(async () => assert.equal(await rule.getAttribute('data-in-effect'), 'true'));
+      await id('compare-toggle').click();
+      await id('compare-mode').selectOption('runtimes');
+      await id('compare-runtime-a').selectOption('ollama@0.30.9-rc0');
+      await id('compare-runtime-b').selectOption('ollama@0.30.9-rc1');
+      await eventually(async () => assert.equal(await id('compare-first').textContent(), 'First difference at byte 132.'));
+      const rows = await id('compare-causes').locator('li').allTextContents();
+      assert.equal(rows.length, 1);
+      assert.match(rows[0], /^lfm2_thinking_field_rendered: lfm2-thinking writes an assistant message's thinking .* \(Ollama 0\.30\.9-rc1, PR #16359, commit 993acc750\); before: an assistant message's thinking field is never written/);
     });
   });
 

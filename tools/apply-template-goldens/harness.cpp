@@ -92,7 +92,9 @@ static server_chat_params load_chat_params(const common_params & params_base, co
         /* tmpls                 */ std::move(chat_templates),
         /* allow_image           */ allow("allow_image"),
         /* allow_audio           */ allow("allow_audio"),
+#ifndef PROMPTSCOPE_NO_ALLOW_VIDEO // b9509 and older: server_chat_params has no allow_video (video input came in b9510-b9621)
         /* allow_video           */ allow("allow_video"),
+#endif
         /* enable_thinking       */ enable_thinking,
         /* reasoning_budget      */ params_base.sampling.reasoning_budget_tokens,
         /* reasoning_budget_msg  */ params_base.sampling.reasoning_budget_message,

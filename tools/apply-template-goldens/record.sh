@@ -21,6 +21,8 @@ mkdir -p "$WORK"
 # b11312 wraps nlohmann in common_json (common/json.h); b10488 uses nlohmann::ordered_json directly
 JSONDEF=()
 [[ -f $LLAMA/common/json.h ]] && JSONDEF=(-DPROMPTSCOPE_COMMON_JSON)
+# b9509 and older: server_chat_params has no allow_video
+grep -q "bool allow_video" "$LLAMA/tools/server/server-common.h" || JSONDEF+=(-DPROMPTSCOPE_NO_ALLOW_VIDEO)
 cc -O1 -c "$HERE/fixed_clock.c" -o "$WORK/fixed_clock.o"
 cc -O1 -shared -fPIC "$HERE/fixed_clock.c" -o "$WORK/fixed_clock.so"
 c++ -std=c++17 -O1 -DLLAMA_SHARED -DGGML_SHARED "${JSONDEF[@]}" \

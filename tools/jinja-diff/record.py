@@ -30,15 +30,29 @@ GOLD = os.path.join(HERE, "../../crates/jinja/tests/golden")
 UPSTREAM = os.environ.get("PROMPTSCOPE_UPSTREAM", os.path.expanduser("~/.cache/promptscope/upstream"))
 
 
+TIMEOUT = int(os.environ.get("PROMPTSCOPE_DRIVER_TIMEOUT", "60"))
+
+
 def run_driver(driver, lines):
     """The driver's answer to each line; a crash answers its line and the driver starts again after it."""
     out = []
     while len(out) < len(lines):
         rest = lines[len(out):]
-        p = subprocess.run([driver], input=("".join(l + "\n" for l in rest)).encode(), capture_output=True)
-        got = [json.loads(l) for l in p.stdout.decode("utf-8", "replace").splitlines()]
+        # b9621 and older loop forever on `s.replace('', x)` (fixed in b9622-b9628, PR #24574): a run not done in
+        # TIMEOUT seconds is killed, and the first line it left unanswered answers {"crash": "timeout"}
+        timed_out = False
+        try:
+            p = subprocess.run([driver], input=("".join(l + "\n" for l in rest)).encode(), capture_output=True,
+                               timeout=TIMEOUT)
+            stdout = p.stdout
+        except subprocess.TimeoutExpired as e:
+            timed_out, stdout = True, e.stdout or b""
+        got = [json.loads(l) for l in stdout.decode("utf-8", "replace").splitlines()]
         out += got
         if len(out) < len(lines):
+            if timed_out:
+                out.append({"crash": "timeout"})
+                continue
             sig = -p.returncode if p.returncode < 0 else p.returncode
             out.append({"crash": f"signal {sig}" if p.returncode < 0 else f"exit {sig}"})
     return out

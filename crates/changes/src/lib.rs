@@ -277,13 +277,13 @@ mod tests {
         );
         assert_eq!(
             Release::parse("0.29.9").unwrap_err(),
-            "Ollama \"0.29.9\" is not a supported release (supported: every release from 0.30.11-rc0 to 0.33.0-rc2)"
+            "Ollama \"0.29.9\" is not a supported release (supported: every release from 0.30.0 to 0.33.0-rc2)"
         );
         assert_eq!(Build::parse("b11312"), Ok(Build::B11312));
         assert_eq!(Build::parse("10488"), Ok(Build::B10488));
         assert_eq!(
             Build::parse("b9999").unwrap_err(),
-            "llama.cpp build \"b9999\" is not supported (supported: b9781, b9840, b9888, b10069, b10091, b10242, b10353, b10380, b10434, b10488, b11312)"
+            "llama.cpp build \"b9999\" is not supported (supported: b9452, b9479, b9493, b9509, b9626, b9672, b9781, b9840, b9888, b10069, b10091, b10242, b10353, b10380, b10434, b10488, b11312)"
         );
         assert!(Build::parse("latest")
             .unwrap_err()
@@ -312,5 +312,11 @@ mod tests {
         assert_eq!(between(Build::B9888, Build::B10069), 3);
         assert_eq!(between(Build::B9840, Build::B9888), 1);
         assert_eq!(between(Build::B9781, Build::B9840), 5);
+        assert_eq!(between(Build::B9672, Build::B9781), 2);
+        assert_eq!(between(Build::B9626, Build::B9672), 3);
+        assert_eq!(between(Build::B9509, Build::B9626), 5);
+        assert_eq!(between(Build::B9493, Build::B9509), 0);
+        assert_eq!(between(Build::B9479, Build::B9493), 2);
+        assert_eq!(between(Build::B9452, Build::B9479), 1);
     }
 }

@@ -4,6 +4,12 @@
 //! `src/unicode.cpp`).
 //!
 //! Builds are llama.cpp's release tags (`b10488`). Supported today:
+//! b9452, which Ollama v0.30.0 compiles (not on PyPI: read from 9453's
+//! tree, whose ported files equal 9444's), b9479 (Ollama v0.30.1-rc0 to
+//! v0.30.3), b9493 (Ollama v0.30.4), b9509 (Ollama v0.30.5-rc0 to
+//! v0.30.8), b9626 (Ollama v0.30.9; not on PyPI: read from 9628's tree,
+//! which differs from 9621's by the two Jinja rows placed at b9623 and
+//! b9625 by a release digest), b9672 (Ollama v0.30.10),
 //! b9781, which Ollama v0.30.11 compiles (not on PyPI: read from 9780's
 //! tree, b9781 being 9780 and one Vulkan commit), b9840 (Ollama
 //! v0.30.12-rc0 to v0.31.1), b9888 (Ollama v0.31.2-rc0 to v0.32.1; not on
@@ -37,6 +43,18 @@ use std::fmt;
 pub struct Build(pub u32);
 
 impl Build {
+    /// b9452: what Ollama v0.30.0 compiles.
+    pub const B9452: Build = Build(9452);
+    /// b9479: what Ollama v0.30.1-rc0 to v0.30.3 compile.
+    pub const B9479: Build = Build(9479);
+    /// b9493: what Ollama v0.30.4-rc0 to v0.30.4 compile.
+    pub const B9493: Build = Build(9493);
+    /// b9509: what Ollama v0.30.5-rc0 to v0.30.8 compile.
+    pub const B9509: Build = Build(9509);
+    /// b9626: what Ollama v0.30.9-rc0 to v0.30.9 compile.
+    pub const B9626: Build = Build(9626);
+    /// b9672: what Ollama v0.30.10-rc0 to v0.30.10 compile.
+    pub const B9672: Build = Build(9672);
     /// b9781: what Ollama v0.30.11-rc0 to v0.30.11 compile.
     pub const B9781: Build = Build(9781);
     /// b9840: what Ollama v0.30.12-rc0 to v0.31.1 compile.
@@ -65,6 +83,12 @@ impl Build {
     pub const NEWEST: Build = Build::B11312;
     /// Every build whose behaviour is reproduced, oldest first.
     pub const SUPPORTED: &'static [Build] = &[
+        Build::B9452,
+        Build::B9479,
+        Build::B9493,
+        Build::B9509,
+        Build::B9626,
+        Build::B9672,
         Build::B9781,
         Build::B9840,
         Build::B9888,
@@ -253,6 +277,26 @@ change_table! {
         "common/jinja/caps.cpp caps_get; runtime.cpp test_expression",
         new: "a template that tests `content is string` is probed again with array content, and may take both",
         old: "one probe: such a template takes string content only, and parts are joined with newlines";
+    JINJA_CALL_BLOCK = "jinja_call_block", "jinja", (9745, 9754),
+        "between the published 9745 and 9754",
+        "common/jinja/runtime.cpp call_statement::execute_impl (bind_parameters, shared with macros)",
+        new: "{% call(args) m(...) %}body{% endcall %} runs the macro m with caller() bound to the body (its arguments bound like a macro's)",
+        old: "the block parses, but running it raises cannot exec CallStatement";
+    JINJA_FILTER_ALIASES = "jinja_filter_aliases", "jinja", (9631, 9637),
+        "PR #24606 (b9632 by a release digest)",
+        "common/jinja/runtime.cpp filter_expression::execute_impl (set_filter_alias)",
+        new: "the filters count, d and e stand for length, default and escape (and trim for strip)",
+        old: "only trim is an alias: Unknown (built-in) filter 'count' for type Array (likewise d and e)";
+    JINJA_SPLIT_REPLACE_EMPTY = "jinja_split_replace_empty", "jinja", (9621, 9623),
+        "PR #24574 (first in b9623 by a release digest; 9621 is the last published build without it, 9628 the first with it)",
+        "common/jinja/value.cpp value_string_t builtins (split, rsplit, replace)",
+        new: "split('') and rsplit('') raise empty separator; replace('', x) puts x before every byte and at the end, and replace(a, a) changes nothing",
+        old: "split('') and rsplit('') without a maxsplit and replace('', x) never return (the render loops forever: Promptscope stops it with an error naming this row); split('', n) gives n empty strings and the whole string";
+    JINJA_SLICE_NEGATIVE_STEP_BOUNDS = "jinja_slice_negative_step_bounds", "jinja", (9621, 9625),
+        "PR #24580 (issue #24556; first in b9625 by a release digest; 9621 is the last published build without it, 9628 the first with it)",
+        "common/jinja/value.cpp slice; runtime.cpp member_expression::execute_impl (defaults by the step's sign)",
+        new: "a slice with a negative step honours its start and stop ('abcdef'[5:2:-1] is fed)",
+        old: "a negative step ignores start and stop and takes the whole sequence backwards ('abcdef'[5:2:-1] is fedcba)";
 
     // Chat templates and their handlers (common/chat.cpp, common/parsers/).
     LAGUNA_AUTOPARSER_TRIM = "laguna_autoparser_trim", "chat", (10078, 10088),
@@ -310,6 +354,16 @@ change_table! {
         "common/chat.cpp common_chat_try_specialized_template",
         new: "a template that glues `<tool_call><function=` is not routed to the Qwen3-Coder handler",
         old: "every template with <tool_call>, <function= and <parameter= is routed to the Qwen3-Coder handler";
+    HANDLER_COHERE2MOE = "handler_cohere2moe", "chat", (9631, 9637),
+        "between the published 9631 and 9637, with the cohere2moe model architecture",
+        "common/chat.cpp common_chat_try_specialized_template (<|START_TEXT|> and <|START_ACTION|>), common_chat_params_init_cohere2moe",
+        new: "Cohere2 MoE templates have a handler of their own (continuation <|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|><|START_THINKING|>, its own parser and tool grammar)",
+        old: "the generic autoparser";
+    LFM2_THINKING_FIELD = "lfm2_thinking_field", "chat", (9542, 9548),
+        "between the published 9542 and 9548",
+        "common/chat.cpp common_chat_params_init_lfm2 (LFM2 and LFM2.5 templates)",
+        new: "each message's string reasoning_content is also given to the template as thinking",
+        old: "only as reasoning_content: LFM2.5-8B-A1B.jinja, which reads message.thinking, drops earlier turns' reasoning";
 
     // llama-server's request handling (tools/server/).
     REASONING_EFFORT_NONE = "reasoning_effort_none", "server", (10108, 10121),
@@ -347,6 +401,16 @@ change_table! {
         "common/arg.cpp common_params_parse_ex",
         new: "templates get preserve_reasoning=true unless the server is told otherwise (earlier turns keep their thinking)",
         old: "preserve_reasoning is unset: each template's own default for earlier turns' thinking applies";
+    MEDIA_HANDLE_UNIFIED = "media_handle_unified", "server", (9754, 9760),
+        "between the published 9754 and 9760",
+        "tools/server/server-common.cpp handle_media, oaicompat_chat_params_parse (image_url, input_audio, input_video)",
+        new: "image_url.url, input_audio and input_video data or url go through one handle_media: http(s), file://, a data: URI (images), else raw base64 (an empty decode is a 500 Invalid base64 value); input_audio.format is not checked",
+        old: "an image URL that is not http or file:// must be a data: URI (500 Invalid url value, Invalid url format: <head>, url must be base64 encoded); input_audio takes data only and its format must be wav or mp3 (400); input_video takes data only";
+    INPUT_VIDEO_PART = "input_video_part", "server", (9553, 9563),
+        "between the published 9553 and 9563",
+        "tools/server/server-common.cpp oaicompat_chat_params_parse (server_chat_params.allow_video)",
+        new: "an input_video content part is video input (without a video projector: 500 video input is not supported)",
+        old: "an input_video content part is refused: 400 `unsupported content[].type`";
 
     // The tokenizer (src/unicode.cpp, src/llama-vocab.cpp).
     UNICODE_SYMBOL_TILDE = "unicode_symbol_tilde", "tokenizer", (10488, 10499),
@@ -389,4 +453,29 @@ change_table! {
         "src/llama-vocab.cpp llama_vocab::impl::load",
         new: "in a vocabulary with <|plamo:eos|>, </s> is a normal token",
         old: "</s> is made normal only beside <|tool_response>: in PLaMo's vocabulary it stays a control token";
+    NEW_PRETOKENIZER_COHERE2MOE = "new_pretokenizer_cohere2moe", "tokenizer", (9628, 9631),
+        "between the published 9628 and 9631 (with the cohere2moe model architecture)",
+        "src/llama-vocab.cpp llama_vocab::impl::load",
+        new: "the cohere2moe pre-tokenizer loads (tiny_aya's)",
+        old: "cohere2moe is an unknown pre-tokenizer: the model does not load";
+    WPM_STRIP_ACCENTS = "wpm_strip_accents", "tokenizer", (9592, 9596),
+        "between the published 9592 and 9596",
+        "src/llama-vocab.cpp llm_tokenizer_wpm_session::preprocess; load (tokenizer.ggml.normalizer.strip_accents)",
+        new: "WPM text is NFD-decomposed and its accent marks dropped only when strip_accents holds (by default when it lower-cases; the GGUF key overrides)",
+        old: "WPM text is always NFD-decomposed and its accent marks kept (é is e and U+0301)";
+    NEW_PRETOKENIZER_MELLUM2 = "new_pretokenizer_mellum2", "tokenizer", (9479, 9484),
+        "between the published 9479 and 9484",
+        "src/llama-vocab.cpp llama_vocab::impl::load",
+        new: "the mellum2 pre-tokenizer loads",
+        old: "mellum2 is an unknown pre-tokenizer: the model does not load";
+    NEW_PRETOKENIZER_GRANITE_EMBED_MULTI = "new_pretokenizer_granite_embed_multi", "tokenizer", (9479, 9484),
+        "between the published 9479 and 9484 (the 97m regex: PR #22716)",
+        "src/llama-vocab.cpp llama_vocab::impl::load",
+        new: "the granite-embed-multi-311m (gemma4's) and granite-embed-multi-97m pre-tokenizers load",
+        old: "they are unknown pre-tokenizers: the model does not load";
+    WPM_NORMALIZER_LOWERCASE = "wpm_normalizer_lowercase", "tokenizer", (9453, 9464),
+        "between the published 9453 and 9464",
+        "src/llama-vocab.cpp llm_tokenizer_wpm_session::preprocess; llama_vocab::impl::load",
+        new: "WPM lower-cases only when tokenizer.ggml.normalizer.lowercase (default true) says so, and the whitespace pre-tokenizer does not lower-case unless the key says so",
+        old: "WPM always lower-cases, and the whitespace pre-tokenizer lower-cases unless the key says false";
 }

@@ -351,11 +351,186 @@ impl Release {
         commit: "e11eeb3ba01e9a59f74e767ce7d61a825daf86cd",
         llama_cpp: Build::B9781,
     };
+    /// v0.30.10: the same commit as v0.30.10-rc1.
+    pub const V0_30_10: Release = Release {
+        tag: "0.30.10",
+        commit: "e1f7f9cbdbdad30b9811d5b673cf3d3f9c624dc2",
+        llama_cpp: Build::B9672,
+    };
+    /// v0.30.10-rc1 (commit e1f7f9c, 2026-06-17): llama.cpp b9672.
+    pub const V0_30_10_RC1: Release = Release {
+        tag: "0.30.10-rc1",
+        commit: "e1f7f9cbdbdad30b9811d5b673cf3d3f9c624dc2",
+        llama_cpp: Build::B9672,
+    };
+    /// v0.30.10-rc0 (commit 8c432fc, 2026-06-16): llama.cpp b9672.
+    pub const V0_30_10_RC0: Release = Release {
+        tag: "0.30.10-rc0",
+        commit: "8c432fc88a4009645c2ceac8df086d07b0a56945",
+        llama_cpp: Build::B9672,
+    };
+    /// v0.30.9: the same commit as v0.30.9-rc2.
+    pub const V0_30_9: Release = Release {
+        tag: "0.30.9",
+        commit: "0f047feef52c0c0d62c715cce94d7cac7c2a854b",
+        llama_cpp: Build::B9626,
+    };
+    /// v0.30.9-rc2 (commit 0f047fe, 2026-06-16): llama.cpp b9626.
+    pub const V0_30_9_RC2: Release = Release {
+        tag: "0.30.9-rc2",
+        commit: "0f047feef52c0c0d62c715cce94d7cac7c2a854b",
+        llama_cpp: Build::B9626,
+    };
+    /// v0.30.9-rc1 (commit bbb40a0, 2026-06-15): llama.cpp b9626.
+    pub const V0_30_9_RC1: Release = Release {
+        tag: "0.30.9-rc1",
+        commit: "bbb40a0a6c0cbca772182a8bfa426ed2f9c05ae2",
+        llama_cpp: Build::B9626,
+    };
+    /// v0.30.9-rc0 (commit 7ea692c, 2026-06-14): llama.cpp b9626.
+    pub const V0_30_9_RC0: Release = Release {
+        tag: "0.30.9-rc0",
+        commit: "7ea692cb2b978186a5b771222c72775809e918b0",
+        llama_cpp: Build::B9626,
+    };
+    /// v0.30.8: the same commit as v0.30.8-rc0.
+    pub const V0_30_8: Release = Release {
+        tag: "0.30.8",
+        commit: "12e04379cd5a9a2f150104a02c5761213f4be777",
+        llama_cpp: Build::B9509,
+    };
+    /// v0.30.8-rc0 (commit 12e0437, 2026-06-11): llama.cpp b9509.
+    pub const V0_30_8_RC0: Release = Release {
+        tag: "0.30.8-rc0",
+        commit: "12e04379cd5a9a2f150104a02c5761213f4be777",
+        llama_cpp: Build::B9509,
+    };
+    /// v0.30.7 (commit f0078ae, 2026-06-07): llama.cpp b9509.
+    pub const V0_30_7: Release = Release {
+        tag: "0.30.7",
+        commit: "f0078ae4766d0d570e196158f20dde309bd96124",
+        llama_cpp: Build::B9509,
+    };
+    /// v0.30.7-rc1 (commit e09b3f9, 2026-06-05): llama.cpp b9509.
+    pub const V0_30_7_RC1: Release = Release {
+        tag: "0.30.7-rc1",
+        commit: "e09b3f9fb5e8e18b65796424182b31d09dc49406",
+        llama_cpp: Build::B9509,
+    };
+    /// v0.30.7-rc0 (commit a0099da, 2026-06-05): llama.cpp b9509.
+    pub const V0_30_7_RC0: Release = Release {
+        tag: "0.30.7-rc0",
+        commit: "a0099da2d16751f7753fd75156c190e078f16c0e",
+        llama_cpp: Build::B9509,
+    };
+    /// v0.30.6: the same commit as v0.30.6-rc0.
+    pub const V0_30_6: Release = Release {
+        tag: "0.30.6",
+        commit: "87cff95af86a1d8be1d81ce75fafc9bb4e67d002",
+        llama_cpp: Build::B9509,
+    };
+    /// v0.30.6-rc0 (commit 87cff95, 2026-06-04): llama.cpp b9509.
+    pub const V0_30_6_RC0: Release = Release {
+        tag: "0.30.6-rc0",
+        commit: "87cff95af86a1d8be1d81ce75fafc9bb4e67d002",
+        llama_cpp: Build::B9509,
+    };
+    /// v0.30.5 (commit 3370ff8, 2026-06-04): llama.cpp b9509.
+    pub const V0_30_5: Release = Release {
+        tag: "0.30.5",
+        commit: "3370ff8b1cda259b1b4cf947422a2faff7aaa58b",
+        llama_cpp: Build::B9509,
+    };
+    /// v0.30.5-rc0 (commit 455f574, 2026-06-04): llama.cpp b9509.
+    pub const V0_30_5_RC0: Release = Release {
+        tag: "0.30.5-rc0",
+        commit: "455f57457d26ffddc039188080f3109168ba0245",
+        llama_cpp: Build::B9509,
+    };
+    /// v0.30.4: the same commit as v0.30.4-rc1.
+    pub const V0_30_4: Release = Release {
+        tag: "0.30.4",
+        commit: "229a1303fb746393b784da791c30bebc0475f1af",
+        llama_cpp: Build::B9493,
+    };
+    /// v0.30.4-rc1 (commit 229a130, 2026-06-03): llama.cpp b9493.
+    pub const V0_30_4_RC1: Release = Release {
+        tag: "0.30.4-rc1",
+        commit: "229a1303fb746393b784da791c30bebc0475f1af",
+        llama_cpp: Build::B9493,
+    };
+    /// v0.30.4-rc0 (commit 3e1b4fe, 2026-06-03): llama.cpp b9493.
+    pub const V0_30_4_RC0: Release = Release {
+        tag: "0.30.4-rc0",
+        commit: "3e1b4fe39d513fe750b82fb57c36af585a6b75a5",
+        llama_cpp: Build::B9493,
+    };
+    /// v0.30.3 (commit 50bbda5, 2026-06-03): llama.cpp b9479.
+    pub const V0_30_3: Release = Release {
+        tag: "0.30.3",
+        commit: "50bbda566067b4598c67b90e08db244606766dda",
+        llama_cpp: Build::B9479,
+    };
+    /// v0.30.2: the same commit as v0.30.2-rc0.
+    pub const V0_30_2: Release = Release {
+        tag: "0.30.2",
+        commit: "4b5bdd3b25118dc6904c01b01b47abcf5cbd8b92",
+        llama_cpp: Build::B9479,
+    };
+    /// v0.30.2-rc0 (commit 4b5bdd3, 2026-06-02): llama.cpp b9479.
+    pub const V0_30_2_RC0: Release = Release {
+        tag: "0.30.2-rc0",
+        commit: "4b5bdd3b25118dc6904c01b01b47abcf5cbd8b92",
+        llama_cpp: Build::B9479,
+    };
+    /// v0.30.1 (commit e828061, 2026-06-02): llama.cpp b9479.
+    pub const V0_30_1: Release = Release {
+        tag: "0.30.1",
+        commit: "e828061b6e2a49639eb5e3415412006241d51772",
+        llama_cpp: Build::B9479,
+    };
+    /// v0.30.1-rc0 (commit f57d111, 2026-06-02): llama.cpp b9479.
+    pub const V0_30_1_RC0: Release = Release {
+        tag: "0.30.1-rc0",
+        commit: "f57d111754a1ba87aebf90a36715a06049e3cee0",
+        llama_cpp: Build::B9479,
+    };
+    /// v0.30.0 (commit 2c71d8d, 2026-06-01): llama.cpp b9452.
+    pub const V0_30_0: Release = Release {
+        tag: "0.30.0",
+        commit: "2c71d8d7ca6edbc9bdc1a312f71ce3b079c0fe56",
+        llama_cpp: Build::B9452,
+    };
     /// The newest supported release: the default.
     pub const NEWEST: Release = Release::V0_33_0_RC2;
     /// Every release whose behaviour is reproduced, oldest first
     /// (COMPATIBILITY.md, "Ollama releases", says which differ and how).
     pub const SUPPORTED: &'static [Release] = &[
+        Release::V0_30_0,
+        Release::V0_30_1_RC0,
+        Release::V0_30_1,
+        Release::V0_30_2_RC0,
+        Release::V0_30_2,
+        Release::V0_30_3,
+        Release::V0_30_4_RC0,
+        Release::V0_30_4_RC1,
+        Release::V0_30_4,
+        Release::V0_30_5_RC0,
+        Release::V0_30_5,
+        Release::V0_30_6_RC0,
+        Release::V0_30_6,
+        Release::V0_30_7_RC0,
+        Release::V0_30_7_RC1,
+        Release::V0_30_7,
+        Release::V0_30_8_RC0,
+        Release::V0_30_8,
+        Release::V0_30_9_RC0,
+        Release::V0_30_9_RC1,
+        Release::V0_30_9_RC2,
+        Release::V0_30_9,
+        Release::V0_30_10_RC0,
+        Release::V0_30_10_RC1,
+        Release::V0_30_10,
         Release::V0_30_11_RC0,
         Release::V0_30_11_RC1,
         Release::V0_30_11,
@@ -450,6 +625,96 @@ impl Release {
 
 change_table! {
     Runtime::Ollama, "Every row, oldest first.";
+    PROMPT_EVAL_COUNT_INCLUDES_CACHE = "prompt_eval_count_includes_cache", "server",
+        (number(30, 0, None), number(30, 1, Some(0))),
+        "PR #16428, commit 35fa277fa",
+        "llm/llama_server.go llamaServerTimings.promptEvalCount (Completion, Chat)",
+        new: "prompt_eval_count is llama-server's cache_n + prompt_n: every token of the prompt, cached or evaluated",
+        old: "prompt_eval_count is llama-server's prompt_n: only the tokens evaluated after the slot's cache was reused";
+    GEMMA4_LARGE_FROM_12B = "gemma4_large_from_12b", "server",
+        (number(30, 2, None), number(30, 3, None)),
+        "PR #16457, commit 50bbda566",
+        "server/renderer_resolution.go gemma4RendererFromName",
+        new: "RENDERER gemma4 resolves to gemma4-large for a name holding 12b, 26b or 31b, else for a model type of at least 12B",
+        old: "it resolves to gemma4-large only for a name holding 26b or 31b, else for a model type of at least 16B";
+    CACHE_PROMPT_ALWAYS = "cache_prompt_always", "server",
+        (number(30, 7, None), number(30, 8, Some(0))),
+        "PR #16639, commit f8a48df24",
+        "llm/llama_server.go Completion, llamaServerChatRequest (cache_prompt)",
+        new: "every request asks llama-server to reuse the slot's cached prefix (cache_prompt true)",
+        old: "cache_prompt follows the request's shift: a request with \"shift\": false has the whole prompt evaluated again";
+    LFM2_OPTIONAL_THINKING = "lfm2_optional_thinking", "parser",
+        (number(30, 9, Some(0)), number(30, 9, Some(1))),
+        "PR #16359, commit 993acc750",
+        "model/parsers/lfm2.go LFM2Parser (LFM2LookingForThinking)",
+        new: "the lfm2-thinking parser with thinking on reads thinking only after a leading <think>; an answer that starts otherwise is content, tool calls included",
+        old: "with thinking on, everything up to the first </think> is thinking (a leading <think> dropped), and an answer without </think> is all thinking";
+    LFM2_THINKING_FIELD_RENDERED = "lfm2_thinking_field_rendered", "renderer",
+        (number(30, 9, Some(0)), number(30, 9, Some(1))),
+        "PR #16359, commit 993acc750",
+        "model/renderers/lfm2.go LFM2Renderer.Render (lfm2-thinking)",
+        new: "lfm2-thinking writes an assistant message's thinking as <think>…</think> before its tool calls and content (kept on the last assistant message, and on every one under think true)",
+        old: "an assistant message's thinking field is never written";
+    LFM2_HISTORY_STRIP_AFTER_TOOL_CALLS = "lfm2_history_strip_after_tool_calls", "renderer",
+        (number(30, 9, Some(0)), number(30, 9, Some(1))),
+        "PR #16359, commit 993acc750",
+        "model/renderers/lfm2.go LFM2Renderer.Render",
+        new: "an earlier assistant message's reasoning is cut (up to its last </think>) after its tool calls are written into the content, so the calls of a message whose content holds </think> vanish",
+        old: "the reasoning is cut from the content before the tool calls are prepended, so the calls stay";
+    CONTEXT_SHIFT_DEFAULT_ON = "context_shift_default_on", "server",
+        (number(30, 9, Some(0)), number(30, 9, Some(1))),
+        "PR #16712, commit bbb40a0a6",
+        "server/sched.go resolveContextShift",
+        new: "a request without shift runs with context shift on, whatever num_ctx is",
+        old: "a request without shift runs with context shift on only when num_ctx is below 8192";
+    PROMPT_OVER_CONTEXT_400 = "prompt_over_context_400", "server",
+        (number(30, 9, Some(0)), number(30, 9, Some(1))),
+        "PR #16712, commit bbb40a0a6",
+        "llm/llama_server.go completionPromptForRequest",
+        new: "a prompt longer than num_ctx - 1 tokens is refused (400), not cut",
+        old: "it is cut to num_ctx - 1 tokens (its first num_keep and its tail), whether context shift is on or off, and never refused";
+    CONTEXT_SHIFT_TRUNCATION = "context_shift_truncation", "server",
+        (number(30, 9, Some(1)), number(30, 9, Some(2))),
+        "PR #16764, commit 0f047feef",
+        "llm/llama_server.go completionPromptForRequest",
+        new: "with context shift on, a prompt too long for num_ctx is cut again; with it off, the 400 says \"shorten the prompt, adjust the context length in settings, or use a model with a longer context length\"",
+        old: "every such prompt is refused, context shift or not, with \"shorten the prompt or adjust the context length in settings\"";
+    CONTEXT_SHIFT_OFF_DEEPSEEK2 = "context_shift_off_deepseek2", "server",
+        (number(30, 9, Some(1)), number(30, 9, Some(2))),
+        "PR #16764, commit 0f047feef",
+        "server/sched.go resolveContextShift (supportsContextShift)",
+        new: "a deepseek2 model runs without context shift unless the request sets shift",
+        old: "deepseek2 models get the same default as every other model";
+    COHERE_RENDERER = "cohere_renderer", "renderer",
+        (number(30, 9, None), number(30, 10, Some(0))),
+        "PR #16670, commit acfb50d9a",
+        "model/renderers/renderer.go rendererForName, cohere.go",
+        new: "the cohere renderer (Command A / North) exists",
+        old: "RENDERER cohere is an unknown renderer";
+    COHERE_PARSER = "cohere_parser", "parser",
+        (number(30, 9, None), number(30, 10, Some(0))),
+        "PR #16670, commit acfb50d9a",
+        "model/parsers/parsers.go ParserForName, cohere.go",
+        new: "the cohere parser reads a PARSER cohere model's thinking, text and actions",
+        old: "PARSER cohere is no parser: the answer is content as written, and it gives no tools or thinking capability";
+    GENERATE_NATIVE_CHAT_TEMPLATE = "generate_native_chat_template", "server",
+        (number(30, 10, None), number(30, 11, Some(0))),
+        "PR #16878, commit 16739dee6",
+        "server/routes.go GenerateHandler (prepareNativeChatRequest)",
+        new: "/api/generate on a model in native mode sends [system, Modelfile messages, user prompt] to llama-server's /apply-template, so the GGUF chat template writes the prompt",
+        old: "/api/generate renders with the model's Go TEMPLATE even in native mode (Ollama's default {{ .Prompt }} when it has none, which writes the prompt alone), as /api/chat's GGUF template does not";
+    PREFER_CHAT_TEMPLATE_TOOL_ROUND_TRIP = "prefer_chat_template_tool_round_trip", "server",
+        (number(30, 10, None), number(30, 11, Some(0))),
+        "PR #16878, commit 16739dee6",
+        "server/images.go shouldPreferChatTemplate",
+        new: "when the GGUF chat template and the Go TEMPLATE have the same capabilities, tools among them, the GGUF template is preferred if only it has a tool round trip",
+        old: "the GGUF chat template is preferred only when it has more capabilities than the Go TEMPLATE: on a tie the Go TEMPLATE is kept";
+    CONTEXT_SHIFT_GENERATION_HEADROOM = "context_shift_generation_headroom", "server",
+        (number(30, 10, None), number(30, 11, Some(0))),
+        "PR #16856, commit c191a145b",
+        "llm/llama_server.go completionPromptForRequest (contextShiftPromptLimit)",
+        new: "a prompt too long for num_ctx keeps num_keep tokens (one more when the tokenizer adds BOS) and is cut to num_ctx - max((num_ctx - num_keep) / 2, 1) tokens, so about half the rest of the context is free for the answer",
+        old: "it keeps num_keep tokens (no BOS added) and is cut to num_ctx - 1 tokens, leaving one token for the answer";
     ORNITH_RENDERER = "ornith_renderer", "renderer",
         (number(30, 11, Some(0)), number(30, 11, Some(1))),
         "PR #16920, commit 2e474c98f",
@@ -778,10 +1043,42 @@ mod tests {
                 assert_eq!(Release::parse(tag).unwrap().llama_cpp, build, "{tag}");
             }
         }
-        let e = Release::parse("0.30.10").unwrap_err();
+        for (tags, build) in [
+            (&["0.30.0"][..], Build::B9452),
+            (
+                &["0.30.1-rc0", "0.30.1", "0.30.2-rc0", "0.30.2", "0.30.3"][..],
+                Build::B9479,
+            ),
+            (&["0.30.4-rc0", "0.30.4-rc1", "0.30.4"][..], Build::B9493),
+            (
+                &[
+                    "0.30.5-rc0",
+                    "0.30.5",
+                    "0.30.6-rc0",
+                    "0.30.6",
+                    "0.30.7-rc0",
+                    "0.30.7-rc1",
+                    "0.30.7",
+                    "0.30.8-rc0",
+                    "0.30.8",
+                ][..],
+                Build::B9509,
+            ),
+            (
+                &["0.30.9-rc0", "0.30.9-rc1", "0.30.9-rc2", "0.30.9"][..],
+                Build::B9626,
+            ),
+            (&["0.30.10-rc0", "0.30.10-rc1", "0.30.10"][..], Build::B9672),
+        ] {
+            for tag in tags {
+                assert_eq!(Release::parse(tag).unwrap().llama_cpp, build, "{tag}");
+            }
+        }
+        // v0.30.0's release candidates came before it, on older builds
+        let e = Release::parse("0.30.0-rc32").unwrap_err();
         assert_eq!(
             e,
-            "Ollama \"0.30.10\" is not a supported release (supported: every release from 0.30.11-rc0 to 0.33.0-rc2)"
+            "Ollama \"0.30.0-rc32\" is not a supported release (supported: every release from 0.30.0 to 0.33.0-rc2)"
         );
     }
 

@@ -41,13 +41,16 @@ fn runner_json(f: &ollama::runner::Figures) -> Json {
     if let Some(e) = &f.error {
         out["error"] = json!(e);
     }
+    if !f.release_rules.is_empty() {
+        out["release_rules"] = build_rules_json(&f.release_rules);
+    }
     out
 }
 
 /// The cache view of a turn as JSON.
 pub(crate) fn turn_json(t: &ollama::cache::TurnView) -> Json {
     let d = t.first_difference.as_ref();
-    json!({
+    let mut j = json!({
         "reply": t.reply,
         "messages": t.end,
         "assumption": t.assumption,
@@ -66,7 +69,11 @@ pub(crate) fn turn_json(t: &ollama::cache::TurnView) -> Json {
             "byte": d.byte,
         })),
         "break": {"kind": t.why.kind, "message": t.why.message, "cause": t.why.cause},
-    })
+    });
+    if !t.release_rules.is_empty() {
+        j["release_rules"] = build_rules_json(&t.release_rules);
+    }
+    j
 }
 
 /// The case's `model.gguf` path, if any.

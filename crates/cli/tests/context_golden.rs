@@ -109,6 +109,7 @@ fn the_runners_cut_is_ollamas() {
             truncate: c["truncate"].as_bool().unwrap(),
             has_media: false,
             context_shift: c["shift"].as_bool().unwrap(),
+            release: changes::Release::NEWEST,
         };
         let e = &c["expect"];
         match ollama::runner::cut(&r) {
@@ -143,6 +144,7 @@ fn llama_servers_answer_to_a_chat_too_long() {
                 vision: false,
                 train_ctx: Some(8192),
             },
+            changes::Release::NEWEST,
         );
         assert_eq!(f.error.as_deref(), c["expect"]["body"].as_str());
         assert!(f.cut.is_none());

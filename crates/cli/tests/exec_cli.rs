@@ -553,7 +553,7 @@ fn tokenize_at_a_llama_cpp_build() {
     assert_eq!(code, 2);
     assert!(
         err.contains(
-            "llama.cpp build \"b1\" is not supported (supported: b9781, b9840, b9888, b10069, b10091, b10242, b10353, b10380, b10434, b10488, b11312)"
+            "llama.cpp build \"b1\" is not supported (supported: b9452, b9479, b9493, b9509, b9626, b9672, b9781, b9840, b9888, b10069, b10091, b10242, b10353, b10380, b10434, b10488, b11312)"
         ),
         "{err}"
     );

@@ -106,7 +106,7 @@ fn runtime_keys_are_checked() {
     let mut c = chat.clone();
     c["ollama"] = json!("0.29.0");
     assert!(bad(c, &[]).contains(
-        "Ollama \"0.29.0\" is not a supported release (supported: every release from 0.30.11-rc0 to 0.33.0-rc2)"
+        "Ollama \"0.29.0\" is not a supported release (supported: every release from 0.30.0 to 0.33.0-rc2)"
     ));
     // an older release of the same behaviour renders the same prompt, and says which it was
     let talk = json!({"endpoint": "chat",
@@ -401,6 +401,52 @@ fn diff_of_two_releases_names_the_ollama_row() {
     );
     assert_eq!(j["equal"], true);
     assert_eq!(j["explained_by"], json!([]));
+}
+
+/// `/api/generate` on a model whose GGUF has a chat template and no Go
+/// TEMPLATE: llama-server's `/apply-template` writes the prompt from
+/// 0.30.11-rc0 on, Ollama's `{{ .Prompt }}` before
+/// (`generate_native_chat_template`); and the diff says so.
+#[test]
+fn generate_in_native_mode_before_and_after_0_30_11_rc0() {
+    let case = |release: &str| {
+        json!({"ollama": release, "endpoint": "generate", "date": "2026-12-05",
+               "model": {"name": "demo", "chat_template": "<|user|>{{ messages[-1]['content'] }}<|assistant|>"},
+               "request": {"model": "demo", "prompt": "hello", "system": "be brief"}})
+    };
+    let (code, old) = json_out(&["render", "--json"], &case("0.30.10"));
+    assert_eq!(code, 0);
+    assert_eq!(old["prompt"], "hello");
+    let rules = old["explain"]["release_rules"].as_array().unwrap();
+    assert_eq!(rules[0]["id"], "generate_native_chat_template", "{old}");
+    assert_eq!(rules[0]["in_effect"], false);
+    let (_, new) = json_out(&["render", "--json"], &case("0.30.11-rc0"));
+    // (a template that never reads a system message gets it in the first
+    // user message: llama.cpp's system-role probe)
+    assert_eq!(new["prompt"], "<|user|>be brief\nhello<|assistant|>");
+    let mut unnamed = case("x");
+    unnamed.as_object_mut().unwrap().remove("ollama");
+    let (code, j) = json_out(
+        &[
+            "diff",
+            "--json",
+            "--as",
+            "ollama@0.30.10",
+            "--as",
+            "ollama@0.30.11-rc0",
+        ],
+        &unnamed,
+    );
+    assert_eq!(code, 0);
+    assert_eq!(j["equal"], false);
+    assert_eq!(j["first_difference"]["byte"], 0, "{j}");
+    let ids: Vec<&str> = j["explained_by"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["generate_native_chat_template"], "{j}");
 }
 
 #[test]

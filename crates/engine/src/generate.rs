@@ -122,7 +122,9 @@ pub fn run(
         field("options").unwrap_or(&Json::Null),
         inference::Options::defaults_of(4096, &case.release),
         flag("truncate") != Some(false),
-        flag("shift") != Some(false),
+        flag("shift"),
+        ollama::cache::PromptTokens::architecture(gguf),
+        case.release,
     );
     let Prepared { options, tokens } = match prepared {
         Ok(p) => p,
@@ -318,7 +320,9 @@ pub fn prompt_tokens(case: &RenderCase, rendered: &Rendered, gguf: &Gguf) -> Res
         ollama::godecode::field(request, "options").unwrap_or(&Json::Null),
         inference::Options::defaults_of(4096, &case.release),
         flag("truncate") != Some(false),
-        flag("shift") != Some(false),
+        flag("shift"),
+        ollama::cache::PromptTokens::architecture(gguf),
+        case.release,
     )
     .map(|p| p.tokens.ids.len())
     .map_err(|e| Fail::new(500, e.to_string()))

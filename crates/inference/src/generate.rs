@@ -29,7 +29,8 @@ pub const PROMPT_TOO_LONG: &str = ollama::runner::PROMPT_TOO_LONG;
 /// `truncate` is on, the prompt is at least `num_ctx` bytes and has more
 /// than `num_ctx - 1` tokens, keep `num_keep` tokens (+1 when the tokenizer
 /// adds BOS), then drop enough of the middle to free about half of the rest
-/// of the context; with `shift` off, fail with [`PROMPT_TOO_LONG`].
+/// of the context; with `shift` off, fail with [`PROMPT_TOO_LONG`]. Each
+/// as `release` does it (`ollama::runner::cut`).
 pub fn prompt_tokens(
     vocab: &Vocab,
     prompt: &str,
@@ -37,6 +38,7 @@ pub fn prompt_tokens(
     adds_bos: bool,
     truncate: bool,
     shift: bool,
+    release: changes::Release,
 ) -> Result<PromptTokens, Error> {
     let ids = vocab
         .tokenize(prompt, true, true)
@@ -50,6 +52,7 @@ pub fn prompt_tokens(
         truncate,
         has_media: false,
         context_shift: shift,
+        release,
     };
     match ollama::runner::cut(&request) {
         Ok(None) => Ok(PromptTokens { ids, discarded: 0 }),
@@ -77,7 +80,9 @@ pub struct Prepared {
 
 /// Applies the request's `options` (a JSON object, or null) over `defaults`
 /// (Ollama's, [`Options::defaults_of`]), then turns the rendered prompt into llama-server's tokens:
-/// Ollama's leading-BOS rule (`completionPrompt`), then [`prompt_tokens`].
+/// Ollama's leading-BOS rule (`completionPrompt`), then [`prompt_tokens`],
+/// with context shift as the request's `shift` or the release's default
+/// for a model of architecture `family`.
 #[allow(clippy::too_many_arguments)]
 pub fn prepare(
     vocab: &Vocab,
@@ -87,14 +92,20 @@ pub fn prepare(
     options: &serde_json::Value,
     defaults: Options,
     truncate: bool,
-    shift: bool,
+    shift: Option<bool>,
+    family: &str,
+    release: changes::Release,
 ) -> Result<Prepared, Error> {
     let mut opts = defaults;
     if let Some(map) = options.as_object() {
         opts.apply(map)?;
     }
     let completion = ollama::server::completion_prompt(prompt, leading_bos, adds_bos);
-    let tokens = prompt_tokens(vocab, completion, &opts, adds_bos, truncate, shift)?;
+    // the runner's context shift: the request's `shift`, else the
+    // release's default for this model and num_ctx
+    let rules = changes::Rules::of_release(release);
+    let shift = ollama::runner::context_shift_in(shift, &[family], opts.num_ctx, &rules);
+    let tokens = prompt_tokens(vocab, completion, &opts, adds_bos, truncate, shift, release)?;
     Ok(Prepared {
         options: opts,
         tokens,

@@ -69,7 +69,26 @@ pub fn builtin_names() -> Vec<(&'static str, Vec<&'static str>)> {
 }
 
 /// Python-style slicing of `len` items: the indices taken.
-fn slice_indices(len: i64, start: i64, stop: i64, step: i64) -> Vec<usize> {
+fn slice_indices(
+    ctx: &crate::runtime::Context,
+    len: i64,
+    start: i64,
+    stop: i64,
+    step: i64,
+) -> Vec<usize> {
+    // before `jinja_slice_negative_step_bounds` a negative step takes the
+    // whole sequence backwards whatever its start and stop (noted only
+    // where they are not the whole sequence already)
+    let (start, stop) = if step < 0
+        && (start, stop) != (len - 1, -1)
+        && !ctx
+            .rules
+            .on(&changes::llamacpp::JINJA_SLICE_NEGATIVE_STEP_BOUNDS)
+    {
+        (len - 1, -1)
+    } else {
+        (start, stop)
+    };
     let direction = step.signum();
     let (start_val, stop_val);
     if direction >= 0 {
@@ -110,6 +129,21 @@ fn slice_indices(len: i64, start: i64, stop: i64, step: i64) -> Vec<usize> {
         }
     }
     out
+}
+
+/// A call the build's engine never returns from (it loops forever, its
+/// memory growing): an error that names the row after which it returns,
+/// where llama.cpp would hang.
+fn never_returns(a: &FuncArgs, call: &str, row: &'static changes::Change) -> Error {
+    Error::new(
+        crate::ErrorKind::NeverReturns,
+        format!(
+            "{call} never returns in llama.cpp {} (it loops forever until {}, first in b{})",
+            a.ctx.rules.build(),
+            row.id,
+            row.first
+        ),
+    )
 }
 
 fn undef() -> Value {
@@ -752,7 +786,12 @@ fn split_impl(a: &FuncArgs, reverse: bool) -> Result<Value> {
     } else {
         b" ".to_vec()
     };
-    if delim.is_empty() {
+    let empty_separator = delim.is_empty();
+    if empty_separator
+        && a.ctx
+            .rules
+            .on(&changes::llamacpp::JINJA_SPLIT_REPLACE_EMPTY)
+    {
         return Err(raised("empty separator"));
     }
     let mut maxsplit = if a.count() > 2 {
@@ -760,6 +799,30 @@ fn split_impl(a: &FuncArgs, reverse: bool) -> Result<Value> {
     } else {
         -1
     };
+    if empty_separator {
+        // before `jinja_split_replace_empty`: the empty separator is found
+        // at the start (the end for rsplit) and nothing is removed, so
+        // each split takes an empty string until maxsplit reaches 0, which
+        // a negative one never does
+        let call = if reverse { "rsplit('')" } else { "split('')" };
+        if maxsplit < 0 {
+            return Err(never_returns(
+                a,
+                call,
+                &changes::llamacpp::JINJA_SPLIT_REPLACE_EMPTY,
+            ));
+        }
+        a.ctx.charge(maxsplit as u64)?;
+        let mut items = vec![Value::str(Vec::new()); maxsplit as usize];
+        let mut whole = JString::new(input.as_string()?.bytes(), false);
+        whole.mark_input_based_on(&input.as_string()?);
+        if reverse {
+            items.insert(0, Value::string(whole));
+        } else {
+            items.push(Value::string(whole));
+        }
+        return Ok(Value::array(items));
+    }
     let mut items = Vec::new();
     loop {
         if maxsplit == 0 {
@@ -812,6 +875,19 @@ fn string_replace(a: &FuncArgs) -> Result<Value> {
     if count > 0 {
         return Err(Error::not_implemented(
             "String replace with count argument not implemented",
+        ));
+    }
+    if old.is_empty()
+        && !a
+            .ctx
+            .rules
+            .on(&changes::llamacpp::JINJA_SPLIT_REPLACE_EMPTY)
+    {
+        // before: the empty string is found again after each insertion
+        return Err(never_returns(
+            a,
+            "replace('', ...)",
+            &changes::llamacpp::JINJA_SPLIT_REPLACE_EMPTY,
         ));
     }
     if old != new {
@@ -1066,7 +1142,7 @@ static STRING_BUILTINS: Table = &[
         let input = a.get_pos(0)?;
         let s = input.as_string()?;
         let b = s.bytes();
-        let out: Vec<u8> = slice_indices(b.len() as i64, start, stop, step)
+        let out: Vec<u8> = slice_indices(a.ctx, b.len() as i64, start, stop, step)
             .into_iter()
             .map(|i| b[i])
             .collect();
@@ -1329,7 +1405,7 @@ static ARRAY_BUILTINS: Table = &[
         let val = a.get_pos(0)?;
         let (start, stop, step) = slice_args(a)?;
         let items = val.as_array()?;
-        let out = slice_indices(items.len() as i64, start, stop, step)
+        let out = slice_indices(a.ctx, items.len() as i64, start, stop, step)
             .into_iter()
             .map(|i| items[i].clone())
             .collect();

@@ -157,8 +157,16 @@ fn caps_try_execute(
         Ok(parts) => (true, parts.str()),
         // Our addition: a probe that runs out of fuel ends the probing (the
         // C++ would run on), so a runaway template costs one budget, not one
-        // per probe.
-        Err(e) if e.kind() == crate::ErrorKind::FuelExhausted => return Err(e),
+        // per probe. A call the build never returns from ends it too (the
+        // C++ would hang there).
+        Err(e)
+            if matches!(
+                e.kind(),
+                crate::ErrorKind::FuelExhausted | crate::ErrorKind::NeverReturns
+            ) =>
+        {
+            return Err(e)
+        }
         Err(_) => (false, String::new()),
     };
     Ok(Probe {

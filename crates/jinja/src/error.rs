@@ -26,6 +26,10 @@ pub enum ErrorKind {
     OutputTooLarge,
     /// Our addition: nesting or recursion past the depth limit.
     TooDeep,
+    /// Our addition: a call the build's engine never returns from (it
+    /// loops forever); the message names the change-table row after which
+    /// it returns.
+    NeverReturns,
     /// `global_from_json` was given something that is not an object.
     Json,
     /// Jinja2 dialect: a Python exception; the message is
@@ -87,6 +91,7 @@ impl Error {
                     | ErrorKind::FuelExhausted
                     | ErrorKind::OutputTooLarge
                     | ErrorKind::TooDeep
+                    | ErrorKind::NeverReturns
                     | ErrorKind::Python
             )
     }

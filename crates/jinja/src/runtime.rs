@@ -485,8 +485,16 @@ fn try_builtin_func(
     )))
 }
 
-fn filter_alias(id: &str) -> &str {
+/// `set_filter_alias`: the filter a name stands for (before
+/// `jinja_filter_aliases` llama.cpp knew only `trim`; Jinja2 knows all).
+fn filter_alias<'a>(ctx: &Context, id: &'a str) -> &'a str {
     match id {
+        "count" | "d" | "e"
+            if ctx.dialect != crate::Dialect::Jinja2
+                && !ctx.rules.on(&changes::llamacpp::JINJA_FILTER_ALIASES) =>
+        {
+            id
+        }
         "count" => "length",
         "d" => "default",
         "e" => "escape",
@@ -501,8 +509,11 @@ fn apply_filter(ctx: &Context, filter: &StmtPtr, input: Value) -> Result<Value> 
         return apply_filter_inner(ctx, filter, input);
     }
     let id = match &filter.kind {
-        StmtKind::Identifier(id) => filter_alias(id),
-        StmtKind::Call { callee, .. } => callee.as_identifier().map(filter_alias).unwrap_or(""),
+        StmtKind::Identifier(id) => filter_alias(ctx, id),
+        StmtKind::Call { callee, .. } => callee
+            .as_identifier()
+            .map(|id| filter_alias(ctx, id))
+            .unwrap_or(""),
         _ => "",
     };
     let out = apply_filter_inner(ctx, filter, input.clone())?;
@@ -514,7 +525,7 @@ fn apply_filter_inner(ctx: &Context, filter: &StmtPtr, input: Value) -> Result<V
     let mut input = input;
     match &filter.kind {
         StmtKind::Identifier(id) => {
-            let id = filter_alias(id);
+            let id = filter_alias(ctx, id);
             if ctx.dialect == crate::Dialect::Jinja2 {
                 if let Some(v) = crate::jinja2::filter(ctx, id, &input, &FuncArgs::new(ctx))? {
                     return Ok(v);
@@ -538,7 +549,7 @@ fn apply_filter_inner(ctx: &Context, filter: &StmtPtr, input: Value) -> Result<V
             let Some(id) = callee.as_identifier() else {
                 return Err(rt("Filter callee must be an identifier"));
             };
-            let id = filter_alias(id);
+            let id = filter_alias(ctx, id);
             let mut fa = FuncArgs::new(ctx);
             for a in args {
                 fa.push_back(execute(a, ctx)?);
@@ -790,22 +801,30 @@ pub(crate) fn member_of(
             _ => 0,
         };
         if let StmtKind::Slice { start, stop, step } = &property_stmt.kind {
-            let step_val = match step {
-                Some(s) => execute(s, ctx)?,
-                None => Value::int(1),
-            };
-            let start_val = match start {
-                Some(s) => execute(s, ctx)?,
-                None => Value::int(if step_val.as_int()? < 0 {
-                    arr_size - 1
-                } else {
-                    0
-                }),
-            };
-            let stop_val = match stop {
-                Some(s) => execute(s, ctx)?,
-                None => Value::int(if step_val.as_int()? < 0 { -1 } else { arr_size }),
-            };
+            let eval = |e: &Option<StmtPtr>| e.as_ref().map(|e| execute(e, ctx)).transpose();
+            let (start_val, stop_val, step_val);
+            // before `jinja_slice_negative_step_bounds` start and stop are
+            // computed first and default to 0 and the length, which a
+            // negative step ignores (the slice is noted where it is taken;
+            // the order is read, not noted)
+            if ctx
+                .rules
+                .has(&changes::llamacpp::JINJA_SLICE_NEGATIVE_STEP_BOUNDS)
+            {
+                step_val = eval(step)?.unwrap_or_else(|| Value::int(1));
+                let backwards = step_val.as_int()? < 0;
+                start_val = eval(start)?
+                    .unwrap_or_else(|| Value::int(if backwards { arr_size - 1 } else { 0 }));
+                stop_val = eval(stop)?
+                    .unwrap_or_else(|| Value::int(if backwards { -1 } else { arr_size }));
+            } else {
+                let (a, b) = (eval(start)?, eval(stop)?);
+                step_val = eval(step)?.unwrap_or_else(|| Value::int(1));
+                let backwards = matches!(step_val.kind(), ValueKind::Int(n, _) if *n < 0);
+                start_val =
+                    a.unwrap_or_else(|| Value::int(if backwards { arr_size - 1 } else { 0 }));
+                stop_val = b.unwrap_or_else(|| Value::int(if backwards { -1 } else { arr_size }));
+            }
             let f = try_builtin_func(ctx, "slice", &object, false)?;
             let mut a = FuncArgs::new(ctx);
             a.push_back(start_val);
@@ -1438,6 +1457,11 @@ fn execute_other(stmt: &StmtPtr, ctx: &Context) -> Result<Value> {
         }
         StmtKind::Spread { .. } => Err(rt("cannot exec SpreadExpression")),
         StmtKind::CallStatement { call, .. } => {
+            // before `jinja_call_block` the statement parses but has no
+            // execute_impl of its own
+            if !ctx.rules.on(&changes::llamacpp::JINJA_CALL_BLOCK) {
+                return Err(rt("cannot exec CallStatement"));
+            }
             let StmtKind::Call { callee, args } = &call.kind else {
                 return Err(rt("Call statement requires a valid call expression"));
             };

@@ -140,6 +140,36 @@ fn test_jinja_table_b9781() {
     check(include_str!("golden/test-jinja-b9781.jsonl"), Build::B9781);
 }
 
+#[test]
+fn test_jinja_table_b9672() {
+    check(include_str!("golden/test-jinja-b9672.jsonl"), Build::B9672);
+}
+
+#[test]
+fn test_jinja_table_b9626() {
+    check(include_str!("golden/test-jinja-b9626.jsonl"), Build::B9626);
+}
+
+#[test]
+fn test_jinja_table_b9509() {
+    check(include_str!("golden/test-jinja-b9509.jsonl"), Build::B9509);
+}
+
+#[test]
+fn test_jinja_table_b9493() {
+    check(include_str!("golden/test-jinja-b9493.jsonl"), Build::B9493);
+}
+
+#[test]
+fn test_jinja_table_b9479() {
+    check(include_str!("golden/test-jinja-b9479.jsonl"), Build::B9479);
+}
+
+#[test]
+fn test_jinja_table_b9452() {
+    check(include_str!("golden/test-jinja-b9452.jsonl"), Build::B9452);
+}
+
 /// `jinja_int_base_range` (between the published 9986 and 9993), which no
 /// recorded case reaches: a base outside 0 and 2 to 36 raises from 9993;
 /// before, std::stoi was given it and the value was 0, the default unused
@@ -160,4 +190,95 @@ fn an_int_base_out_of_range_raises_from_9993() {
     let t = "{{ 'ff'|int(base=16) }}";
     assert_eq!(render(t, &vars, Build::B9888).unwrap(), "255");
     assert_eq!(render(t, &vars, Build::B10069).unwrap(), "255");
+}
+
+/// `jinja_split_replace_empty` (PR #24574, b9623): `split('')` raises from
+/// then on; before, it and `replace('', x)` never returned (llama.cpp's
+/// render loops forever), which is an error here that names the row
+/// instead of a hang, and `split('', n)` gave n empty strings and the
+/// whole string.
+#[test]
+fn an_empty_separator_never_returns_before_b9623() {
+    let vars = serde_json::json!({});
+    let old = Build::B9509;
+    for t in [
+        "{{ 'abc'.split('') }}",
+        "{{ 'abc'.rsplit('') }}",
+        "{{ 'abc'.split('', -2) }}",
+        "{{ 'hello world'.replace('', '.') }}",
+        "{{ 'abc'.replace('', '') }}",
+    ] {
+        let e = render(t, &vars, old).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NeverReturns, "{t}");
+        assert!(
+            e.message().contains("jinja_split_replace_empty") && e.message().contains("b9509"),
+            "{t}: {e}"
+        );
+    }
+    assert_eq!(
+        render("{{ 'abc'.split('', 2)|tojson }}", &vars, old).unwrap(),
+        "[\"\", \"\", \"abc\"]"
+    );
+    assert_eq!(
+        render("{{ 'abc'.rsplit('', 2)|tojson }}", &vars, old).unwrap(),
+        "[\"abc\", \"\", \"\"]"
+    );
+    let new = Build::B9626;
+    assert!(render("{{ 'abc'.split('') }}", &vars, new)
+        .unwrap_err()
+        .message()
+        .contains("empty separator"));
+    assert_eq!(
+        render("{{ 'hello world'.replace('', '.') }}", &vars, new).unwrap(),
+        ".h.e.l.l.o. .w.o.r.l.d."
+    );
+    // a separator that is not empty is the same at both
+    for b in [old, new] {
+        assert_eq!(
+            render(
+                "{{ 'a,b'.split(',')|join('+') }}{{ 'aa'.replace('a', 'a') }}",
+                &vars,
+                b
+            )
+            .unwrap(),
+            "a+baa"
+        );
+    }
+}
+
+/// `jinja_slice_negative_step_bounds` (PR #24580, b9625): a negative step
+/// honours start and stop from then on; before, it took the whole
+/// sequence backwards.
+#[test]
+fn a_negative_step_ignores_the_bounds_before_b9625() {
+    let vars = serde_json::json!({"a": [0, 1, 2, 3, 4, 5]});
+    for (t, old, new) in [
+        ("{{ 'abcdef'[5:2:-1] }}", "fedcba", "fed"),
+        ("{{ a[4:1:-1]|tojson }}", "[5, 4, 3, 2, 1, 0]", "[4, 3, 2]"),
+        ("{{ 'abcdef'[-1:-5:-1] }}", "fedcba", "fedc"),
+        ("{{ 'abcdef'[::-1] }}", "fedcba", "fedcba"),
+        ("{{ a[1:4]|tojson }}", "[1, 2, 3]", "[1, 2, 3]"),
+    ] {
+        assert_eq!(render(t, &vars, Build::B9509).unwrap(), old, "{t}");
+        assert_eq!(render(t, &vars, Build::B9626).unwrap(), new, "{t}");
+    }
+}
+
+/// `jinja_filter_aliases` (PR #24606, b9632) and `jinja_call_block`
+/// (between 9745 and 9754), each at the builds around it.
+#[test]
+fn filter_aliases_and_call_blocks_by_build() {
+    let vars = serde_json::json!({"none_v": null});
+    let t = "{{ [1, 2, 3]|count }}-{{ none_v|d(7) }}";
+    assert_eq!(render(t, &vars, Build::B9672).unwrap(), "3-7");
+    let e = render(t, &vars, Build::B9626).unwrap_err();
+    assert!(
+        e.message()
+            .contains("Unknown (built-in) filter 'count' for type Array"),
+        "{e}"
+    );
+    let t = "{% macro w() %}[{{ caller() }}]{% endmacro %}{% call w() %}hi{% endcall %}";
+    assert_eq!(render(t, &vars, Build::B9781).unwrap(), "[hi]");
+    let e = render(t, &vars, Build::B9672).unwrap_err();
+    assert!(e.message().ends_with("cannot exec CallStatement"), "{e}");
 }

@@ -247,10 +247,16 @@ fn thinking(
 }
 
 fn lfm2(tmpl: &Template, inputs: &GenParams, name: &'static str) -> Result<ChatParams, Error> {
+    // before `lfm2_thinking_field` the messages are rendered as given
+    // (noted where a message has a reasoning_content to copy)
+    let thinking = with_thinking(&inputs.messages, false);
+    let messages = (thinking == inputs.messages
+        || tmpl.rules().on(&changes::llamacpp::LFM2_THINKING_FIELD))
+    .then_some(thinking);
     let r = Render {
         tmpl,
         inputs,
-        messages: Some(with_thinking(&inputs.messages, false)),
+        messages,
         context: None,
     };
     let mut data = r.params(name, true)?;
@@ -572,7 +578,11 @@ pub fn try_specialized(
             "<think>",
             "</think>",
         )?
-    } else if has("<|START_TEXT|>") && has("<|START_ACTION|>") {
+    } else if has("<|START_TEXT|>")
+        && has("<|START_ACTION|>")
+        // before the handler existed: the generic autoparser
+        && tmpl.rules().on(&changes::llamacpp::HANDLER_COHERE2MOE)
+    {
         thinking(
             tmpl,
             p,

@@ -165,6 +165,49 @@ fn handle_media(url: &str, image: bool, opt: &ServerChatParams) -> Result<(), Er
     Ok(())
 }
 
+/// The media checks before `media_handle_unified`: an image's URL goes
+/// through the image-only `handle_media` (http, file://, else a data: URI,
+/// its errors `std::runtime_error`s), audio and video are their `data`
+/// read as raw base64 (never an error), and audio's `format` must be wav or
+/// mp3.
+fn media_before_unified(ty: &str, inner: &Json) -> Result<(), Error> {
+    match ty {
+        "image_url" => {
+            let url = value_str(inner, "url", "");
+            if url.starts_with("http") {
+                return Ok(());
+            }
+            if url.starts_with("file://") {
+                return Err(Error::invalid(
+                    "file:// URLs are not allowed unless --media-path is specified",
+                ));
+            }
+            let parts: Vec<&str> = url.split(',').collect();
+            let head = parts[0];
+            if parts.len() != 2 {
+                Err(Error::runtime("Invalid url value"))
+            } else if !head.starts_with("data:image/") {
+                Err(Error::runtime(format!("Invalid url format: {head}")))
+            } else if !head.ends_with("base64") {
+                Err(Error::runtime("url must be base64 encoded"))
+            } else {
+                Ok(())
+            }
+        }
+        "input_audio" => {
+            // (flac is supported, but refused to match the OpenAI spec)
+            let format = value_str(inner, "format", "");
+            if format != "wav" && format != "mp3" {
+                return Err(Error::invalid(
+                    "input_audio.format must be either 'wav' or 'mp3'",
+                ));
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
 /// `oaicompat_content_load_media`: media parts become the media marker
 /// where the model allows them and their URLs pass `handle_media`'s checks
 /// (the media themselves are not decoded here).
@@ -177,9 +220,15 @@ fn load_media(content: &mut Json, opt: &ServerChatParams) -> Result<(), Error> {
         let (allowed, what, keys): (bool, &str, &[&str]) = match ty.as_str() {
             "image_url" => (opt.allow_image, "image", &["image_url"]),
             "input_audio" => (opt.allow_audio, "audio", &["input_audio"]),
-            // before: `video_url` is not a content type
+            // before: `video_url` is not a content type (nor, before
+            // `input_video_part`, `input_video`)
             "input_video" | "video_url"
-                if ty == "input_video"
+                if (ty == "input_video"
+                    && opt
+                        .tmpls
+                        .default
+                        .rules()
+                        .on(&changes::llamacpp::INPUT_VIDEO_PART))
                     || opt
                         .tmpls
                         .default
@@ -200,15 +249,24 @@ fn load_media(content: &mut Json, opt: &ServerChatParams) -> Result<(), Error> {
             Some(Json::Null) | None => Json::Object(Map::new()),
             Some(v) => v.clone(),
         };
-        let url = if ty == "image_url" {
-            value_str(&inner, "url", "")
+        if opt
+            .tmpls
+            .default
+            .rules()
+            .on(&changes::llamacpp::MEDIA_HANDLE_UNIFIED)
+        {
+            let url = if ty == "image_url" {
+                value_str(&inner, "url", "")
+            } else {
+                match inner.get("data") {
+                    Some(Json::String(s)) => s.clone(),
+                    _ => value_str(&inner, "url", ""),
+                }
+            };
+            handle_media(&url, ty == "image_url", opt)?;
         } else {
-            match inner.get("data") {
-                Some(Json::String(s)) => s.clone(),
-                _ => value_str(&inner, "url", ""),
-            }
-        };
-        handle_media(&url, ty == "image_url", opt)?;
+            media_before_unified(&ty, &inner)?;
+        }
         if let Json::Object(o) = p {
             o.insert("type".into(), Json::String("media_marker".into()));
             o.insert("text".into(), Json::String(opt.media_marker.clone()));

@@ -10,9 +10,9 @@
 //! b10242, recorded from 10248's tree, `apply-template-b10091.jsonl`
 //! b10091, `apply-template-b10069.jsonl` b10069, and
 //! `apply-template-b9888.jsonl`, `-b9840` and `-b9781`, the first and last
-//! recorded from 9892's and 9780's trees; a template b9888 and b9840
-//! cannot start with, Hy3, is the load error their `"stage": "startup"`
-//! rows hold):
+//! recorded from 9892's and 9780's trees, `-b9672`, `-b9626`, recorded
+//! from 9628's tree, and `-b9509`; a template b9888 and older cannot start
+//! with, Hy3, is the load error their `"stage": "startup"` rows hold):
 //! the prompt, or the status and error body, must be equal byte for byte.
 //! A case with `"server"` was recorded with media allowed (a projector
 //! loaded). `ONLY=<template>` narrows the run, `SHOW=1` prints every
@@ -82,6 +82,16 @@ fn apply_template_goldens_b9840() {
 #[test]
 fn apply_template_goldens_b9781() {
     check("apply-template-b9781.jsonl", changes::Build::B9781);
+}
+
+#[test]
+fn apply_template_goldens_b9672() {
+    check("apply-template-b9672.jsonl", changes::Build::B9672);
+}
+
+#[test]
+fn apply_template_goldens_b9626() {
+    check("apply-template-b9626.jsonl", changes::Build::B9626);
 }
 
 fn check(file: &str, build: changes::Build) {
@@ -176,6 +186,26 @@ fn check(file: &str, build: changes::Build) {
     assert!(bad.is_empty(), "{} differ:\n{}", bad.len(), bad.join("\n"));
 }
 
+#[test]
+fn apply_template_goldens_b9509() {
+    check("apply-template-b9509.jsonl", changes::Build::B9509);
+}
+
+#[test]
+fn apply_template_goldens_b9493() {
+    check("apply-template-b9493.jsonl", changes::Build::B9493);
+}
+
+#[test]
+fn apply_template_goldens_b9479() {
+    check("apply-template-b9479.jsonl", changes::Build::B9479);
+}
+
+#[test]
+fn apply_template_goldens_b9452() {
+    check("apply-template-b9452.jsonl", changes::Build::B9452);
+}
+
 /// `stepfun_trim_content` (between the published 9864 and 9870), which no
 /// recorded conversation reaches (none has surrounding whitespace): the
 /// case the recorder's real llama-server of b9840 and of b9888 (9892)
@@ -203,5 +233,48 @@ fn stepfun_content_is_trimmed_from_9870() {
     assert_eq!(
         at(changes::Build::B9840),
         "<s><|im_start|>user\n  Hi there \n<|im_end|>\n<|im_start|>assistant\n\nHello! <|im_end|>\n<|im_start|>user\n part one <|im_end|>\n<|im_start|>assistant\n<think>\n"
+    );
+}
+
+/// `media_handle_unified` (between the published 9754 and 9760) and
+/// `input_video_part` (between 9553 and 9563) where the recorded cases do
+/// not reach them: a raw base64 image, an `input_audio` whose format is
+/// neither wav nor mp3, and an `input_video` part, on Qwen3 with every
+/// medium allowed, as 9672's and 9780's code reads them.
+#[test]
+fn media_parts_by_build() {
+    let src = std::fs::read_to_string(testkit::llama_cpp("models/templates/Qwen-Qwen3-0.6B.jinja"))
+        .unwrap();
+    let at = |build, part: Json| {
+        let t = ChatTemplates::init_with_build(&src, "", "", false, false, build).unwrap();
+        let mut s = ServerChatParams::new(t, 1_768_472_430).unwrap();
+        s.allow_image = true;
+        s.allow_audio = true;
+        s.allow_video = true;
+        let body = serde_json::json!({"messages": [
+            {"role": "user", "content": [part, {"type": "text", "text": "hi"}]},
+        ]});
+        apply_template(&body, &s, 1_768_472_430).map_err(|e| (e.status(), e.message))
+    };
+    let image = serde_json::json!({"type": "image_url", "image_url": {"url": "iVBORw0KGgo="}});
+    assert!(at(changes::Build::B9781, image.clone()).is_ok());
+    assert_eq!(
+        at(changes::Build::B9672, image).unwrap_err(),
+        (500, "Invalid url value".to_string())
+    );
+    let flac = serde_json::json!({"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "flac"}});
+    assert!(at(changes::Build::B9781, flac.clone()).is_ok());
+    assert_eq!(
+        at(changes::Build::B9672, flac).unwrap_err(),
+        (
+            400,
+            "input_audio.format must be either 'wav' or 'mp3'".to_string()
+        )
+    );
+    let video = serde_json::json!({"type": "input_video", "input_video": {"data": "AAAA"}});
+    assert!(at(changes::Build::B9626, video.clone()).is_ok());
+    assert_eq!(
+        at(changes::Build::B9509, video).unwrap_err(),
+        (400, "unsupported content[].type".to_string())
     );
 }

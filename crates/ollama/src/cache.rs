@@ -46,12 +46,16 @@ pub struct Reuse {
     pub cache_n: usize,
     /// `prompt_n`: tokens evaluated.
     pub prompt_n: usize,
+    /// `prompt_eval_count` as the release reports it: `cache_n + prompt_n`
+    /// (before `prompt_eval_count_includes_cache`, `prompt_n`).
+    #[serde(default)]
+    pub reported: usize,
 }
 
 impl Reuse {
-    /// `prompt_eval_count` as Ollama reports it: `cache_n + prompt_n`.
+    /// `prompt_eval_count` as Ollama reports it.
     pub fn prompt_eval_count(&self) -> usize {
-        self.cache_n + self.prompt_n
+        self.reported
     }
 
     /// The first token of the new prompt that differs from the slot's, if
@@ -65,17 +69,38 @@ impl Reuse {
 /// llama-server's reuse of `held` for `prompt`: the common prefix, and at
 /// least one token evaluated (`[TAG_PROMPT_LOGITS]`).
 pub fn reuse(held: &[u32], prompt: &[u32]) -> Reuse {
+    reuse_in(
+        held,
+        prompt,
+        true,
+        &changes::Rules::of_release(changes::Release::NEWEST),
+    )
+}
+
+/// [`reuse`] as a release runs it: `cache_prompt` false (a request with
+/// `"shift": false` before `cache_prompt_always`) reuses nothing, and
+/// `prompt_eval_count` counts the cached tokens from
+/// `prompt_eval_count_includes_cache` on. The rows that decide are noted
+/// in `rules`.
+pub fn reuse_in(held: &[u32], prompt: &[u32], cache_prompt: bool, rules: &changes::Rules) -> Reuse {
     let common_prefix = held.iter().zip(prompt).take_while(|(a, b)| a == b).count();
-    let mut cache_n = common_prefix;
+    let mut cache_n = if cache_prompt { common_prefix } else { 0 };
     if cache_n == prompt.len() && cache_n > 0 {
         cache_n -= 1;
     }
+    let prompt_n = prompt.len() - cache_n;
+    let reported = if cache_n == 0 || rules.on(&changes::ollama::PROMPT_EVAL_COUNT_INCLUDES_CACHE) {
+        cache_n + prompt_n
+    } else {
+        prompt_n
+    };
     Reuse {
         held: held.len(),
         tokens: prompt.len(),
         common_prefix,
         cache_n,
-        prompt_n: prompt.len() - cache_n,
+        prompt_n,
+        reported,
     }
 }
 
@@ -314,7 +339,7 @@ pub fn seen(
         train_ctx: case.model.gguf.as_ref().and_then(|g| g.context_length),
     };
     let runner = if r.explain.branch == "native" {
-        runner::native(&case.request, all.len(), model)
+        runner::native(&case.request, all.len(), model, case.release)
     } else {
         runner::for_request(
             &case.request,
@@ -324,6 +349,7 @@ pub fn seen(
             tok.adds_bos(),
             r.image_count > 0,
             model,
+            case.release,
         )
     };
     Ok(Seen { sent, all, runner })
@@ -394,6 +420,10 @@ pub struct TurnView {
     pub reply_text: String,
     /// The new prompt as sent to llama-server.
     pub prompt: String,
+    /// The rows of the release's table the reuse consulted
+    /// (`cache_prompt_always`, `prompt_eval_count_includes_cache`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub release_rules: Vec<server::BuildRule>,
 }
 
 fn with_messages(case: &RenderCase, n: usize) -> RenderCase {
@@ -515,7 +545,16 @@ fn turn_after(
         }
     };
     let new = cur_seen.evaluated();
-    let reuse = reuse(&held, &new);
+    let rules = changes::Rules::of_release(case.release);
+    // cache_prompt followed the request's shift before cache_prompt_always
+    let shift_off = case.request.get("shift").and_then(Json::as_bool) == Some(false);
+    let cache_prompt = !shift_off || rules.on(&changes::ollama::CACHE_PROMPT_ALWAYS);
+    let reuse = reuse_in(&held, &new, cache_prompt, &rules);
+    let release_rules = rules
+        .applied()
+        .into_iter()
+        .map(|c| server::BuildRule::of(c, &rules))
+        .collect();
 
     let offsets = |text: &str, ids: &[u32]| {
         let pieces: Vec<Vec<u8>> = ids.iter().map(|&i| tok.piece(i)).collect();
@@ -585,6 +624,7 @@ fn turn_after(
         previous_prompt: prev_seen.sent,
         reply_text,
         prompt: cur_seen.sent.clone(),
+        release_rules,
     })
 }
 
@@ -623,6 +663,43 @@ mod tests {
         // Nothing held.
         let r = reuse(&[], &[1, 2]);
         assert_eq!((r.cache_n, r.prompt_n), (0, 2));
+    }
+
+    /// v0.30.0 reports prompt_n alone (llm/llama_server_test.go
+    /// TestLlamaServerCompletionPromptEvalCountIncludesCache, added with
+    /// `prompt_eval_count_includes_cache`: cache_n 12, prompt_n 5 -> 17),
+    /// and before v0.30.8-rc0 a request with `"shift": false` runs without
+    /// cache_prompt, so nothing is reused.
+    #[test]
+    fn reuse_by_release() {
+        let at = |tag: &str| changes::Rules::of_release(changes::Release::parse(tag).unwrap());
+        let held: Vec<u32> = (0..12).collect();
+        let prompt: Vec<u32> = (0..17).collect();
+        let r = reuse_in(&held, &prompt, true, &at("0.30.1-rc0"));
+        assert_eq!((r.cache_n, r.prompt_n, r.prompt_eval_count()), (12, 5, 17));
+        let rules = at("0.30.0");
+        let r = reuse_in(&held, &prompt, true, &rules);
+        assert_eq!((r.cache_n, r.prompt_n, r.prompt_eval_count()), (12, 5, 5));
+        assert_eq!(
+            rules.applied(),
+            [&changes::ollama::PROMPT_EVAL_COUNT_INCLUDES_CACHE]
+        );
+        // a first turn: the same count either way, and no row consulted
+        let rules = at("0.30.0");
+        let r = reuse_in(&[], &prompt, true, &rules);
+        assert_eq!(r.prompt_eval_count(), 17);
+        assert!(rules.applied().is_empty());
+        // cache_prompt false: everything evaluated again
+        let r = reuse_in(&held, &prompt, false, &at("0.30.7"));
+        assert_eq!(
+            (
+                r.common_prefix,
+                r.cache_n,
+                r.prompt_n,
+                r.prompt_eval_count()
+            ),
+            (12, 0, 17, 17)
+        );
     }
 
     #[test]

@@ -353,6 +353,8 @@ pub struct Loaded {
     pub env: GoTemplateEnv,
     /// Why the template selection came out as it did.
     pub selection_rule: String,
+    /// The Ollama release whose selection rules apply.
+    pub release: changes::Release,
 }
 
 /// A capability and where it came from.
@@ -475,8 +477,24 @@ fn has(caps: &[Capability], name: &str) -> bool {
     caps.iter().any(|c| c.name == name)
 }
 
-/// `shouldPreferChatTemplate`, with the reason.
+/// `shouldPreferChatTemplate`, with the reason, as the newest release
+/// decides it.
 pub fn should_prefer_chat_template(chat: &str, go: &Template) -> (bool, String) {
+    should_prefer_chat_template_in(
+        chat,
+        go,
+        &changes::Rules::of_release(changes::Release::NEWEST),
+    )
+}
+
+/// `shouldPreferChatTemplate` under a release's `rules` (the tie-break on
+/// a tool round trip is `prefer_chat_template_tool_round_trip`), with the
+/// reason.
+pub fn should_prefer_chat_template_in(
+    chat: &str,
+    go: &Template,
+    rules: &changes::Rules,
+) -> (bool, String) {
     let chat_caps = chat_template_capabilities(chat);
     let go_caps = go_template_capabilities(go);
     let names = |c: &[Capability]| {
@@ -516,10 +534,26 @@ pub fn should_prefer_chat_template(chat: &str, go: &Template) -> (bool, String) 
             ),
         );
     }
-    let prefer = chat_template_has_tool_round_trip(chat) && !go_template_has_tool_round_trip(go);
+    let round_trip =
+        chat_template_has_tool_round_trip(chat) && !go_template_has_tool_round_trip(go);
+    if !rules.on(&changes::ollama::PREFER_CHAT_TEMPLATE_TOOL_ROUND_TRIP) {
+        return (
+            false,
+            format!(
+                "the GGUF chat template can do nothing more than the Go TEMPLATE (GGUF: {}; Go: {}), and this release keeps the Go TEMPLATE on a tie{}",
+                names(&chat_caps),
+                names(&go_caps),
+                if round_trip {
+                    " even where only the GGUF chat template has a tool round trip"
+                } else {
+                    ""
+                }
+            ),
+        );
+    }
     (
-        prefer,
-        if prefer {
+        round_trip,
+        if round_trip {
             "same capabilities with tools; only the GGUF chat template has a tool round trip".into()
         } else {
             "same capabilities with tools; the GGUF chat template has no better tool round trip"
@@ -529,8 +563,19 @@ pub fn should_prefer_chat_template(chat: &str, go: &Template) -> (bool, String) 
 }
 
 impl Loaded {
-    /// `GetModel`: parses the template layer (or uses the default).
+    /// `GetModel`: parses the template layer (or uses the default); the
+    /// newest release's selection.
     pub fn load(model: &Model, env: GoTemplateEnv, today: Date) -> Result<Loaded, String> {
+        Loaded::load_in(model, env, today, changes::Release::NEWEST)
+    }
+
+    /// [`Loaded::load`] as `release` selects.
+    pub fn load_in(
+        model: &Model,
+        env: GoTemplateEnv,
+        today: Date,
+        release: changes::Release,
+    ) -> Result<Loaded, String> {
         let has_go_template = model.template.is_some();
         let template =
             Template::parse(model.template.as_deref().unwrap_or("{{ .Prompt }}"), today)?;
@@ -541,6 +586,7 @@ impl Loaded {
             has_go_template,
             env,
             selection_rule: String::new(),
+            release,
         };
         l.selection_rule = l.explain_selection();
         Ok(l)
@@ -565,7 +611,28 @@ impl Loaded {
             && self.model.renderer.is_empty()
             && self.model.parser.is_empty()
             && !self.uses_harmony()
-            && should_prefer_chat_template(self.chat_template(), &self.template).0
+            && self.prefer(&changes::Rules::of_release(self.release)).0
+    }
+
+    /// `shouldPreferChatTemplate` for this model and release.
+    fn prefer(&self, rules: &changes::Rules) -> (bool, String) {
+        should_prefer_chat_template_in(self.chat_template(), &self.template, rules)
+    }
+
+    /// The release rows the template selection consulted (the tie-break
+    /// when both templates have the same capabilities with tools).
+    pub fn selection_rules(&self) -> changes::Rules {
+        let rules = changes::Rules::of_release(self.release);
+        if self.env == GoTemplateEnv::Unset
+            && self.has_go_template
+            && !self.chat_template().is_empty()
+            && self.model.renderer.is_empty()
+            && self.model.parser.is_empty()
+            && !self.uses_harmony()
+        {
+            self.prefer(&rules);
+        }
+        rules
     }
 
     /// `shouldUseGoTemplate`.
@@ -681,8 +748,7 @@ impl Loaded {
                 if self.chat_template().is_empty() {
                     "the model has a Go TEMPLATE and no GGUF chat template".into()
                 } else {
-                    let (prefer, why) =
-                        should_prefer_chat_template(self.chat_template(), &self.template);
+                    let (prefer, why) = self.prefer(&changes::Rules::of_release(self.release));
                     if prefer {
                         format!("OLLAMA_GO_TEMPLATE unset and {why}: the GGUF chat template is preferred")
                     } else {

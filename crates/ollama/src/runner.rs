@@ -13,6 +13,10 @@
 /// context shift is off.
 pub const PROMPT_TOO_LONG: &str = "the prompt is longer than the context length currently available to the model; shorten the prompt, adjust the context length in settings, or use a model with a longer context length";
 
+/// The error of v0.30.9-rc1 (`prompt_over_context_400` without
+/// `context_shift_truncation`), where every prompt too long is refused.
+pub const PROMPT_TOO_LONG_0_30_9_RC1: &str = "the prompt is longer than the context length currently available to the model; shorten the prompt or adjust the context length in settings";
+
 /// What the runner is given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Request {
@@ -33,6 +37,8 @@ pub struct Request {
     pub has_media: bool,
     /// Context shift (`shift`, else on unless the model is deepseek2).
     pub context_shift: bool,
+    /// The Ollama release (`context_shift_generation_headroom`).
+    pub release: changes::Release,
 }
 
 /// A cut: tokens `[keep, keep + discarded)` are dropped.
@@ -50,12 +56,34 @@ pub struct Cut {
 /// model whole, `Ok(Some(cut))` when its middle is dropped, and
 /// `Err(PROMPT_TOO_LONG)` when it does not fit and context shift is off.
 pub fn cut(r: &Request) -> Result<Option<Cut>, &'static str> {
+    cut_in(r, &changes::Rules::of_release(r.release))
+}
+
+/// [`cut`], noting in `rules` the release rows it consulted.
+pub fn cut_in(r: &Request, rules: &changes::Rules) -> Result<Option<Cut>, &'static str> {
     if !r.truncate || r.has_media || r.num_ctx <= 1 || (r.prompt_bytes as i64) < r.num_ctx {
         return Ok(None);
     }
     let full = r.num_ctx - 1;
     if r.tokens as i64 <= full {
         return Ok(None);
+    }
+    if !rules.on(&changes::ollama::PROMPT_OVER_CONTEXT_400) {
+        // cut to num_ctx - 1 whatever context shift is
+        let keep = if r.num_keep < 0 {
+            r.tokens as i64
+        } else {
+            r.num_keep
+        }
+        .min(full);
+        return Ok(Some(Cut {
+            keep: keep as usize,
+            discarded: r.tokens - full as usize,
+            limit: full as usize,
+        }));
+    }
+    if !rules.on(&changes::ollama::CONTEXT_SHIFT_TRUNCATION) {
+        return Err(PROMPT_TOO_LONG_0_30_9_RC1);
     }
     if !r.context_shift {
         return Err(PROMPT_TOO_LONG);
@@ -65,11 +93,16 @@ pub fn cut(r: &Request) -> Result<Option<Cut>, &'static str> {
     } else {
         r.num_keep
     };
-    if r.adds_bos {
+    let headroom = rules.on(&changes::ollama::CONTEXT_SHIFT_GENERATION_HEADROOM);
+    if r.adds_bos && headroom {
         keep += 1;
     }
     let keep = keep.min(full);
-    let limit = context_shift_prompt_limit(r.num_ctx, keep);
+    let limit = if headroom {
+        context_shift_prompt_limit(r.num_ctx, keep)
+    } else {
+        full
+    };
     Ok(Some(Cut {
         keep: keep as usize,
         discarded: r.tokens - limit as usize,
@@ -91,7 +124,27 @@ pub fn context_shift_prompt_limit(num_ctx: i64, num_keep: i64) -> i64 {
 /// the request's `shift` when given, else on unless the model's family is
 /// `deepseek2`.
 pub fn context_shift(shift: Option<bool>, families: &[&str]) -> bool {
-    shift.unwrap_or(!families.contains(&"deepseek2"))
+    let rules = changes::Rules::of_release(changes::Release::NEWEST);
+    context_shift_in(shift, families, 4096, &rules)
+}
+
+/// [`context_shift`] as the release of `rules` resolves it for a runner of
+/// `num_ctx` (`resolveContextShift`): before `context_shift_default_on`,
+/// on only below 8192, and before `context_shift_off_deepseek2` on for
+/// deepseek2 too.
+pub fn context_shift_in(
+    shift: Option<bool>,
+    families: &[&str],
+    num_ctx: i64,
+    rules: &changes::Rules,
+) -> bool {
+    if let Some(s) = shift {
+        return s;
+    }
+    if !rules.on(&changes::ollama::CONTEXT_SHIFT_DEFAULT_ON) {
+        return num_ctx > 0 && num_ctx < 8192;
+    }
+    !(families.contains(&"deepseek2") && rules.on(&changes::ollama::CONTEXT_SHIFT_OFF_DEEPSEEK2))
 }
 
 /// The runner's stage for one request, as Promptscope shows it: the
@@ -111,6 +164,9 @@ pub struct Figures {
     pub cut: Option<Cut>,
     /// Ollama's error, when the prompt is too long and context shift is off.
     pub error: Option<String>,
+    /// The rows of the release's table the cut consulted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub release_rules: Vec<crate::server::BuildRule>,
 }
 
 impl Figures {
@@ -146,7 +202,8 @@ pub fn runner_context(requested: i64, vision: bool, train_ctx: Option<u64>) -> i
 /// [`cut`] for a request body (its `options.num_ctx`, `options.num_keep`,
 /// `truncate` and `shift`), a model of `family`, and the prompt as sent to
 /// llama-server (`completion`, after Ollama's leading-BOS rule) of `tokens`
-/// tokens.
+/// tokens, as `release` cuts it.
+#[allow(clippy::too_many_arguments)]
 pub fn for_request(
     request: &serde_json::Value,
     family: &str,
@@ -155,8 +212,10 @@ pub fn for_request(
     adds_bos: bool,
     has_media: bool,
     model: ModelContext,
+    release: changes::Release,
 ) -> Figures {
-    let mut f = in_effect(request, family, model, tokens);
+    let rules = changes::Rules::of_release(release);
+    let mut f = in_effect(request, family, model, tokens, &rules);
     let r = Request {
         prompt_bytes: completion.len(),
         tokens,
@@ -166,11 +225,17 @@ pub fn for_request(
         truncate: request["truncate"].as_bool() != Some(false),
         has_media,
         context_shift: f.context_shift,
+        release,
     };
-    match cut(&r) {
+    match cut_in(&r, &rules) {
         Ok(c) => f.cut = c,
         Err(e) => f.error = Some(e.to_string()),
     }
+    f.release_rules = rules
+        .applied()
+        .into_iter()
+        .map(|c| crate::server::BuildRule::of(c, &rules))
+        .collect();
     f
 }
 
@@ -180,6 +245,7 @@ fn in_effect(
     family: &str,
     model: ModelContext,
     tokens: usize,
+    rules: &changes::Rules,
 ) -> Figures {
     let option = |k: &str| {
         request["options"]
@@ -187,13 +253,15 @@ fn in_effect(
             .and_then(serde_json::Value::as_f64)
     };
     let requested = option("num_ctx").filter(|n| *n > 0.0).unwrap_or(4096.0) as i64;
+    let num_ctx = runner_context(requested, model.vision, model.train_ctx);
     Figures {
-        num_ctx: runner_context(requested, model.vision, model.train_ctx),
+        num_ctx,
         num_keep: option("num_keep").unwrap_or(4.0) as i64,
-        context_shift: context_shift(request["shift"].as_bool(), &[family]),
+        context_shift: context_shift_in(request["shift"].as_bool(), &[family], num_ctx, rules),
         tokens,
         cut: None,
         error: None,
+        release_rules: Vec::new(),
     }
 }
 
@@ -212,8 +280,14 @@ pub fn native_too_long(tokens: usize, num_ctx: i64) -> String {
 /// refuses a prompt as long as its slot's context or longer: `num_ctx`
 /// rounded up to a multiple of 256 (src/llama-context.cpp pads `n_ctx`;
 /// one slot).
-pub fn native(request: &serde_json::Value, tokens: usize, model: ModelContext) -> Figures {
-    let mut f = in_effect(request, "", model, tokens);
+pub fn native(
+    request: &serde_json::Value,
+    tokens: usize,
+    model: ModelContext,
+    release: changes::Release,
+) -> Figures {
+    let rules = changes::Rules::of_release(release);
+    let mut f = in_effect(request, "", model, tokens, &rules);
     let slot = native_slot_context(f.num_ctx);
     if tokens as i64 >= slot {
         f.error = Some(native_too_long(tokens, slot));
@@ -245,6 +319,7 @@ mod tests {
             false,
             false,
             ModelContext::default(),
+            changes::Release::NEWEST,
         );
         assert_eq!(f.num_ctx, 4);
     }
@@ -283,6 +358,7 @@ mod tests {
             truncate: true,
             has_media: false,
             context_shift: true,
+            release: changes::Release::NEWEST,
         }
     }
 
@@ -316,6 +392,168 @@ mod tests {
         let c = cut(&r).unwrap().unwrap();
         assert_eq!((c.limit, c.keep), (2051, 5));
         assert_eq!(c.keep + c.discarded, 2954, "first shifted token");
+    }
+
+    /// The same cases before `context_shift_generation_headroom`: v0.30.10's
+    /// TestLlamaServerCompletionContextShiftTruncatesPromptOverContext
+    /// (10 tokens at num_ctx 8, num_keep 3 -> [0 1 2 6 7 8 9]), and the
+    /// 16618 case, where the tokenizer's BOS is not kept on top.
+    #[test]
+    fn completion_prompt_before_the_headroom() {
+        let old = changes::Release::parse("0.30.10").unwrap();
+        let long = "long prompt ".repeat(2);
+        let mut r = request(&long, 10, 8, 3);
+        r.release = old;
+        let rules = changes::Rules::of_release(old);
+        let c = cut_in(&r, &rules).unwrap().unwrap();
+        let ids: Vec<usize> = (0..10).collect();
+        let kept: Vec<usize> = [&ids[..c.keep], &ids[c.keep + c.discarded..]].concat();
+        assert_eq!(kept, [0, 1, 2, 6, 7, 8, 9]);
+        let ids: Vec<_> = rules.applied().iter().map(|c| c.id).collect();
+        assert_eq!(
+            ids,
+            [
+                "prompt_over_context_400",
+                "context_shift_truncation",
+                "context_shift_generation_headroom"
+            ]
+        );
+        r.context_shift = false;
+        assert_eq!(cut(&r), Err(PROMPT_TOO_LONG));
+        let mut r = request(&"long prompt ".repeat(500), 5000, 4096, 4);
+        r.adds_bos = true;
+        r.release = old;
+        let c = cut(&r).unwrap().unwrap();
+        assert_eq!((c.limit, c.keep, c.discarded), (4095, 4, 905));
+        // num_keep -1: everything up to the limit, as before
+        let mut r = request(&"x".repeat(100), 50, 8, -1);
+        r.release = old;
+        assert_eq!(
+            cut(&r).unwrap().unwrap(),
+            Cut {
+                keep: 7,
+                discarded: 43,
+                limit: 7
+            }
+        );
+        let f = for_request(
+            &serde_json::json!({"options": {"num_ctx": 8, "num_keep": 3}}),
+            "llama",
+            &long,
+            10,
+            false,
+            false,
+            ModelContext::default(),
+            old,
+        );
+        assert_eq!(f.evaluated(), 7);
+        let row = f
+            .release_rules
+            .iter()
+            .find(|r| r.id == "context_shift_generation_headroom")
+            .unwrap();
+        assert!(!row.in_effect);
+    }
+
+    /// server/sched_test.go TestResolveContextShift at v0.30.9-rc0 (shift,
+    /// num_ctx), v0.30.9-rc1 (shift) and v0.30.10 (shift, model family).
+    #[test]
+    fn resolve_context_shift_by_release() {
+        let at = |tag: &str| changes::Rules::of_release(changes::Release::parse(tag).unwrap());
+        let rc0 = at("0.30.9-rc0");
+        for (shift, ctx, want) in [
+            (None, 128, true),
+            (None, 8192, false),
+            (None, 0, false),
+            (Some(false), 128, false),
+            (Some(true), 32768, true),
+        ] {
+            assert_eq!(
+                context_shift_in(shift, &["llama"], ctx, &rc0),
+                want,
+                "{shift:?} {ctx}"
+            );
+        }
+        // deepseek2 has no rule of its own yet
+        assert!(context_shift_in(None, &["deepseek2"], 128, &rc0));
+        let rc1 = at("0.30.9-rc1");
+        for (shift, want) in [(None, true), (Some(false), false), (Some(true), true)] {
+            assert_eq!(context_shift_in(shift, &["llama"], 32768, &rc1), want);
+        }
+        assert!(context_shift_in(None, &["deepseek2"], 4096, &rc1));
+        let v = at("0.30.10");
+        for (shift, families, want) in [
+            (None, &[][..], true),
+            (None, &["deepseek2"][..], false),
+            (None, &["llama", "deepseek2"][..], false),
+            (Some(false), &[][..], false),
+            (Some(false), &["deepseek2"][..], false),
+            (Some(true), &[][..], true),
+            (Some(true), &["deepseek2"][..], true),
+        ] {
+            assert_eq!(
+                context_shift_in(shift, families, 32768, &v),
+                want,
+                "{shift:?} {families:?}"
+            );
+        }
+    }
+
+    /// The three states of an over-long prompt before the headroom:
+    /// v0.30.9-rc0's TestLlamaServerCompletionTruncatesPromptAsTokens (cut
+    /// to num_ctx - 1 whether context shift is on or not), v0.30.9-rc1's
+    /// TestLlamaServerCompletionRejectsPromptOverContext (always the short
+    /// error) and v0.30.9-rc2's (the long error with shift off, the cut
+    /// with it on).
+    #[test]
+    fn an_over_long_prompt_by_release() {
+        let long = "long prompt ".repeat(2);
+        let tokens: Vec<usize> = (0..10).collect();
+        let kept = |c: Cut| [&tokens[..c.keep], &tokens[c.keep + c.discarded..]].concat();
+        for (tag, shift_on, shift_off) in [
+            (
+                "0.30.0",
+                Ok(vec![0, 1, 2, 6, 7, 8, 9]),
+                Ok(vec![0, 1, 2, 6, 7, 8, 9]),
+            ),
+            (
+                "0.30.9-rc0",
+                Ok(vec![0, 1, 2, 6, 7, 8, 9]),
+                Ok(vec![0, 1, 2, 6, 7, 8, 9]),
+            ),
+            (
+                "0.30.9-rc1",
+                Err(PROMPT_TOO_LONG_0_30_9_RC1),
+                Err(PROMPT_TOO_LONG_0_30_9_RC1),
+            ),
+            (
+                "0.30.9-rc2",
+                Ok(vec![0, 1, 2, 6, 7, 8, 9]),
+                Err(PROMPT_TOO_LONG),
+            ),
+            (
+                "0.30.10",
+                Ok(vec![0, 1, 2, 6, 7, 8, 9]),
+                Err(PROMPT_TOO_LONG),
+            ),
+            (
+                "0.30.11-rc0",
+                Ok(vec![0, 1, 2, 7, 8, 9]),
+                Err(PROMPT_TOO_LONG),
+            ),
+        ] {
+            let mut r = request(&long, 10, 8, 3);
+            r.release = changes::Release::parse(tag).unwrap();
+            for (shift, want) in [(true, &shift_on), (false, &shift_off)] {
+                r.context_shift = shift;
+                let got = cut(&r).map(|c| kept(c.expect("a cut")));
+                assert_eq!(&got, want, "{tag} shift {shift}");
+            }
+            // what fits is never touched
+            let mut fits = request(&long, 7, 8, 3);
+            fits.release = r.release;
+            assert_eq!(cut(&fits), Ok(None), "{tag}");
+        }
     }
 
     #[test]
@@ -354,6 +592,7 @@ mod tests {
             false,
             false,
             ModelContext::default(),
+            changes::Release::NEWEST,
         );
         assert_eq!((f.num_ctx, f.num_keep, f.context_shift), (8, 3, true));
         assert_eq!(
@@ -373,6 +612,7 @@ mod tests {
             false,
             false,
             ModelContext::default(),
+            changes::Release::NEWEST,
         );
         assert_eq!((f.cut, f.error.as_deref()), (None, Some(PROMPT_TOO_LONG)));
         assert_eq!(f.evaluated(), 10);
@@ -384,6 +624,7 @@ mod tests {
             true,
             false,
             ModelContext::default(),
+            changes::Release::NEWEST,
         );
         assert_eq!((f.num_ctx, f.num_keep, f.cut), (4096, 4, None));
     }

@@ -192,6 +192,16 @@ impl BuildRule {
     }
 }
 
+/// Adds the rows `rules` consulted to the explanation's release rules,
+/// each once.
+fn note_rules(ex: &mut Explain, rules: &changes::Rules) {
+    for c in rules.applied() {
+        if !ex.release_rules.iter().any(|r| r.id == c.id) {
+            ex.release_rules.push(BuildRule::of(c, rules));
+        }
+    }
+}
+
 /// What `num_ctx` truncation did.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Truncation {
@@ -266,8 +276,14 @@ pub fn render(
 }
 
 fn load(model: &Model, settings: &Settings, ex: &mut Explain) -> R<Loaded> {
-    let loaded = Loaded::load(model, settings.go_template_env.clone(), settings.date)
-        .map_err(|e| fail(500, e, ex))?;
+    let loaded = Loaded::load_in(
+        model,
+        settings.go_template_env.clone(),
+        settings.date,
+        settings.release,
+    )
+    .map_err(|e| fail(500, e, ex))?;
+    note_rules(ex, &loaded.selection_rules());
     ex.source = loaded.source().label().to_string();
     ex.source_rule = loaded.selection_rule.clone();
     ex.vars = loaded.template.vars().to_vec();
@@ -538,7 +554,8 @@ struct Prepared<'a> {
 fn render_prompt(p: &Prepared, msgs: &[Message], ex: &mut Explain) -> Result<String, String> {
     let m = &p.loaded.model;
     if !m.renderer.is_empty() {
-        let name = renderers::resolve_renderer_name(&m.renderer, &p.loaded.full_name, None);
+        let name =
+            renderers::resolve_renderer_name_in(&m.renderer, &p.loaded.full_name, None, &p.rules);
         ex.branch = "renderer".into();
         let prompt = renderers::render_with_renderer_in(
             &name,
@@ -548,12 +565,7 @@ fn render_prompt(p: &Prepared, msgs: &[Message], ex: &mut Explain) -> Result<Str
             &p.today,
             &p.rules,
         );
-        ex.release_rules = p
-            .rules
-            .applied()
-            .into_iter()
-            .map(|c| BuildRule::of(c, &p.rules))
-            .collect();
+        note_rules(ex, &p.rules);
         return prompt;
     }
     let values = Values {
@@ -939,7 +951,7 @@ fn generate(
     if !unload && ex.capabilities.iter().any(|c| c.name == "image") {
         let rules = changes::Rules::of_release(settings.release);
         let refused = rules.on(&changes::ollama::IMAGEGEN_REFUSED);
-        ex.release_rules = vec![BuildRule::of(&changes::ollama::IMAGEGEN_REFUSED, &rules)];
+        note_rules(ex, &rules);
         return Err(fail(
             400,
             if refused {
@@ -1079,10 +1091,20 @@ fn generate(
         });
     }
     if loaded.native() {
-        ex.messages = notes;
-        let truncate =
-            (req.truncate != Some(false)).then(|| num_ctx(&req.options, settings, model));
-        return native(&loaded, &msgs, None, think.as_ref(), truncate, settings, ex);
+        let rules = changes::Rules::of_release(settings.release);
+        let renders_natively = rules.on(&changes::ollama::GENERATE_NATIVE_CHAT_TEMPLATE);
+        note_rules(ex, &rules);
+        if renders_natively {
+            ex.messages = notes;
+            let truncate =
+                (req.truncate != Some(false)).then(|| num_ctx(&req.options, settings, model));
+            return native(&loaded, &msgs, None, think.as_ref(), truncate, settings, ex);
+        }
+        ex.source_rule.push_str(if loaded.has_go_template {
+            "; /api/generate still renders with the Go TEMPLATE in this release"
+        } else {
+            "; /api/generate still renders with Ollama's default {{ .Prompt }} in this release"
+        });
     }
     note_merges(&loaded, &msgs, &mut notes);
     let prepared = Prepared {
@@ -1230,7 +1252,12 @@ pub fn answer_setup(
     settings: &Settings,
     prompt: &str,
 ) -> Result<crate::answer::Setup, String> {
-    let loaded = Loaded::load(model, settings.go_template_env.clone(), settings.date)?;
+    let loaded = Loaded::load_in(
+        model,
+        settings.go_template_env.clone(),
+        settings.date,
+        settings.release,
+    )?;
     let harmony = loaded.uses_harmony();
     let mut parser = loaded.model.parser.clone();
     if harmony && parser.is_empty() {

@@ -135,7 +135,7 @@ fn older_releases_parser_tests_replayed() {
 }
 
 /// The older tags whose own parser tests were recorded.
-const OLDER: [&str; 3] = ["0.30.11", "0.31.2", "0.32.0"];
+const OLDER: [&str; 4] = ["0.30.9-rc0", "0.30.11", "0.31.2", "0.32.0"];
 
 /// Replays every `parser` trace of `traces` (narrowed to one Go test file
 /// by `only`) on the parsers as `release` has them; fails with the

@@ -19,7 +19,10 @@ mod releases_common;
 
 use releases_common::{area_rows, lines, recording_for};
 
-const RECORDED: [&str; 11] = [
+const RECORDED: [&str; 14] = [
+    "0.30.0",
+    "0.30.9",
+    "0.30.10",
     "0.30.11-rc0",
     "0.32.0",
     "0.32.2-rc2",
@@ -50,6 +53,21 @@ fn the_gemma4_parser_per_release() {
         "parsers-gemma4",
         &["0.32.0", "0.33.0-rc2"],
         &[&changes::ollama::GEMMA4_THINKING_AFTER_TOOL],
+    );
+}
+
+/// The lfm2 parsers (`lfm2`, `lfm2-thinking`) over 31 outputs, thinking
+/// on, off and absent, after a user message and a prefill
+/// (`parsers-lfm2-<tag>.jsonl`, recorded at v0.30.9-rc0, v0.30.9-rc1 and
+/// v0.33.0-rc2; v0.30.9-rc1's equal to v0.33.0-rc2's): before
+/// `lfm2_optional_thinking` an answer with thinking on is thinking up to
+/// its first `</think>`.
+#[test]
+fn the_lfm2_parser_per_release() {
+    check(
+        "parsers-lfm2",
+        &["0.30.9-rc0", "0.33.0-rc2"],
+        &[&changes::ollama::LFM2_OPTIONAL_THINKING],
     );
 }
 

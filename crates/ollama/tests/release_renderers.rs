@@ -80,6 +80,20 @@ fn gemma4_and_qwen35_per_release() {
     );
 }
 
+/// The lfm2 renderers over 56 cases aimed at v0.30.9-rc1's rows (recorded
+/// at v0.30.9-rc0, v0.30.9-rc1 and v0.33.0-rc2): thinking fields on the
+/// last and on earlier assistant messages, under think true, false and
+/// absent, prefills, and reasoning inside an earlier turn's content with
+/// and without tool calls.
+#[test]
+fn lfm2_per_release() {
+    check(
+        "renderers-lfm2",
+        |c| c.area == "renderer" && c.id.starts_with("lfm2"),
+        |_| true,
+    );
+}
+
 /// glimmer's system messages that speak of reasoning effort or strength
 /// (38 cases recorded at v0.32.10, v0.32.11 and v0.33.0-rc2), at every
 /// release that has the glimmer renderer; before it, each is the error

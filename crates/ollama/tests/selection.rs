@@ -262,3 +262,90 @@ fn no_template_at_all_chats_through_llama_servers_own() {
     let r = render(Endpoint::Generate, &m, &gen, &settings).unwrap();
     assert_eq!(r.prompt.as_deref(), Some("hi"));
 }
+
+/// v0.30.11-rc0's two selection rows, on the inputs of the tests that
+/// commit 16739dee6 added (server/images_test.go "prefers chat template
+/// with stronger tool round trip", server/routes_generate_test.go
+/// TestGenerateHandlerChatTemplateRoute): before them (every release from
+/// 0.30.0 to 0.30.10, whose `shouldPreferChatTemplate` and
+/// `GenerateHandler` are the same code), a tie keeps the Go TEMPLATE and
+/// `/api/generate` renders with the Go side's template in native mode.
+#[test]
+fn before_0_30_11_rc0_a_tie_keeps_go_and_generate_renders_with_it() {
+    use ollama::server::{render, Endpoint, Settings};
+    use serde_json::json;
+    let old = changes::Release::parse("0.30.10").unwrap();
+    let new = changes::Release::parse("0.30.11-rc0").unwrap();
+    let load = |m: &Model, r| {
+        Loaded::load_in(m, GoTemplateEnv::Unset, Date::new(2026, 11, 30), r).unwrap()
+    };
+    // the tie-break: both [tools], only the GGUF template round-trips
+    let m = model(
+        Some("{{ if .Tools }}tools{{ end }}\n{{ range .Messages }}\n{{ range .ToolCalls }}{{ .Function.Name }}{{ end }}\n{{ end }}"),
+        Some("{% if tools %}{{ tools }}{% endif %}\n{% for message in messages %}\n{% if message.tool_calls %}\n{% for tool_call in message.tool_calls %}{{ tool_call.function.name }}{% endfor %}\n{% endif %}\n{% if message.role == 'tool' %}tool_response {{ message.content }}{% endif %}\n{% endfor %}"),
+    );
+    assert!(load(&m, new).prefer_chat_template());
+    let l = load(&m, old);
+    assert!(!l.prefer_chat_template());
+    assert_eq!(l.source(), Source::GoTemplate);
+    assert!(
+        l.selection_rule.contains("keeps the Go TEMPLATE on a tie"),
+        "{}",
+        l.selection_rule
+    );
+    let ids: Vec<_> = l.selection_rules().applied().iter().map(|c| c.id).collect();
+    assert_eq!(ids, ["prefer_chat_template_tool_round_trip"]);
+    // more capabilities: the same answer at both
+    let m = model(
+        Some("{{ range .Messages }}go-template: {{ .Content }}{{ end }}"),
+        Some("{% if tools %}{{ tools }}{% endif %}{{ messages[0]['content'] }}"),
+    );
+    assert!(load(&m, old).prefer_chat_template() && load(&m, new).prefer_chat_template());
+    assert!(load(&m, old).selection_rules().applied().is_empty());
+
+    let generate = |m: &Model, release, body: serde_json::Value| {
+        let settings = Settings {
+            date: Date::new(2026, 11, 30),
+            release,
+            ..Settings::default()
+        };
+        render(Endpoint::Generate, m, &body, &settings).unwrap_or_else(|f| panic!("{}", f.message))
+    };
+    let hello = json!({"model": "demo", "prompt": "hello", "system": "be brief"});
+    // a preferred GGUF template over a Go TEMPLATE
+    let r = generate(&m, old, hello.clone());
+    assert_eq!(
+        r.prompt.as_deref(),
+        Some("go-template: be briefgo-template: hello")
+    );
+    assert_ne!(r.explain.branch, "native");
+    let row = &r.explain.release_rules[0];
+    assert_eq!(
+        (row.id.as_str(), row.in_effect),
+        ("generate_native_chat_template", false)
+    );
+    assert!(r
+        .explain
+        .source_rule
+        .ends_with("/api/generate still renders with the Go TEMPLATE in this release"));
+    let r = generate(&m, new, hello.clone());
+    assert_eq!(r.prompt.as_deref(), Some("be brief"));
+    assert_eq!(r.explain.branch, "native");
+    // no TEMPLATE: Ollama's default {{ .Prompt }}, the system prompt dropped
+    let m = model(None, Some("native-template: {{ messages[0]['content'] }}"));
+    assert_eq!(
+        generate(&m, old, hello.clone()).prompt.as_deref(),
+        Some("hello")
+    );
+    assert_eq!(
+        generate(&m, new, hello).prompt.as_deref(),
+        Some("native-template: be brief")
+    );
+    // no GGUF template: {{ .Prompt }} at both, and no row consulted
+    let m = model(None, None);
+    for r in [old, new] {
+        let got = generate(&m, r, json!({"model": "demo", "prompt": "plain prompt"}));
+        assert_eq!(got.prompt.as_deref(), Some("plain prompt"));
+        assert!(got.explain.release_rules.is_empty());
+    }
+}

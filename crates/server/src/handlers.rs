@@ -175,6 +175,7 @@ fn show_request(
         .unwrap_or("")
         .to_string();
     req.no_cloud = state.cfg.no_cloud;
+    req.release = state.cfg.release;
     Ok(req)
 }
 

@@ -34,6 +34,9 @@ pub struct ShowRequest {
     pub user_agent: String,
     /// Not in the body: `OLLAMA_NO_CLOUD` is set (cloud models answer 403).
     pub no_cloud: bool,
+    /// Not in the body: the Ollama release answering (its template
+    /// selection and its parsers' capabilities).
+    pub release: changes::Release,
 }
 
 /// `internalcloud.DisabledError(cloudErrRemoteModelDetailsUnavailable)`.
@@ -444,10 +447,11 @@ pub fn show(dir: &dyn Dir, root: &str, req: &ShowRequest) -> Result<String, Refu
         _ => None,
     };
     let engine = engine_model(&m, gguf.as_ref());
-    let loaded = ollama::model::Loaded::load(
+    let loaded = ollama::model::Loaded::load_in(
         &engine,
         ollama::model::GoTemplateEnv::Unset,
         ollama::date::Date::today_utc(),
+        req.release,
     )
     .map_err(|e| Refusal {
         status: 500,
@@ -457,7 +461,7 @@ pub fn show(dir: &dyn Dir, root: &str, req: &ShowRequest) -> Result<String, Refu
     // engine assumes it for cases that give none
     let no_model_file = m.model.is_none() || !m.config.is_gguf();
     let capabilities: Vec<String> = loaded
-        .capabilities(ollama::parsers::parser_capabilities)
+        .capabilities(|name| ollama::parsers::parser_capabilities_in(name, req.release))
         .into_iter()
         .filter(|c| !(no_model_file && c.origin == "every generative model"))
         .map(|c| c.name)

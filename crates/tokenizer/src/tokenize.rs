@@ -300,7 +300,7 @@ impl Vocab {
     /// Chinese character a word of its own.
     fn wpm_words(&self, text: &[u8]) -> Vec<Vec<u8>> {
         let mut cpts = unicode::cpts_from_utf8(text);
-        if self.strip_accents {
+        if self.strip_accents || self.nfd_keeps_accents {
             for c in cpts.iter_mut() {
                 *c = unicode::nfd(*c);
             }

@@ -193,6 +193,9 @@ pub struct Vocab {
     pub(crate) lowercase: bool,
     /// The BERT normalizer's `strip_accents` (NFD, accent marks dropped).
     pub(crate) strip_accents: bool,
+    /// WPM text NFD-decomposed with its accent marks kept (before
+    /// `wpm_strip_accents`).
+    pub(crate) nfd_keeps_accents: bool,
     /// The longest token text, in bytes (WPM's longest-match bound).
     pub(crate) max_token_len: usize,
 
@@ -518,6 +521,11 @@ impl Vocab {
                     "spark2_5" => Some(&changes::llamacpp::NEW_PRETOKENIZER_SPARK2_5),
                     "ufakzeka" => Some(&changes::llamacpp::NEW_PRETOKENIZER_UFAKZEKA),
                     "glm5" => Some(&changes::llamacpp::NEW_PRETOKENIZER_GLM5),
+                    "cohere2moe" => Some(&changes::llamacpp::NEW_PRETOKENIZER_COHERE2MOE),
+                    "mellum2" => Some(&changes::llamacpp::NEW_PRETOKENIZER_MELLUM2),
+                    "granite-embed-multi-311m" | "granite-embed-multi-97m" => {
+                        Some(&changes::llamacpp::NEW_PRETOKENIZER_GRANITE_EMBED_MULTI)
+                    }
                     _ => None,
                 };
                 let known = pre::from_name(&pre_name).filter(|_| row.is_none_or(|r| rules.on(r)));
@@ -549,7 +557,9 @@ impl Vocab {
                 if s.escape_whitespaces {
                     escape_whitespaces = true;
                 }
-                if s.lowercase_off {
+                // before `wpm_normalizer_lowercase` the whitespace
+                // pre-tokenizer lower-cases unless the GGUF says not to
+                if s.lowercase_off && rules.on(&changes::llamacpp::WPM_NORMALIZER_LOWERCASE) {
                     lowercase = false;
                 }
             }
@@ -708,6 +718,7 @@ impl Vocab {
             escape_whitespaces,
             lowercase,
             strip_accents: true,
+            nfd_keeps_accents: false,
             max_token_len,
             eog: BTreeSet::new(),
             cache_special: Vec::new(),
@@ -759,6 +770,19 @@ impl Vocab {
         v.strip_accents = v.lowercase;
         if let Some(b) = meta.boolean("tokenizer.ggml.normalizer.strip_accents")? {
             v.strip_accents = b;
+        }
+        if v.kind == VocabType::Wpm {
+            // before `wpm_normalizer_lowercase` WPM always lower-cases
+            // (noted where the GGUF says not to)
+            if !v.lowercase && !rules.on(&changes::llamacpp::WPM_NORMALIZER_LOWERCASE) {
+                v.lowercase = true;
+            }
+            // before `wpm_strip_accents` WPM text is always NFD-decomposed
+            // and its accent marks kept
+            if !rules.on(&changes::llamacpp::WPM_STRIP_ACCENTS) {
+                v.strip_accents = false;
+                v.nfd_keeps_accents = true;
+            }
         }
 
         v.detect_special_by_text(&rules);

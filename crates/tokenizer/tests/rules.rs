@@ -399,3 +399,164 @@ fn spm_at(specials: &[(&str, i32)], eot: Option<u32>) -> impl Fn(changes::Build)
         Vocab::from_gguf_with(&file, tokenizer::LoadOptions::default().with_build(build)).unwrap()
     }
 }
+
+/// The pre-tokenizers b9452 to b9626 do not know (rows
+/// `new_pretokenizer_mellum2`, `new_pretokenizer_granite_embed_multi`,
+/// `new_pretokenizer_cohere2moe`): the load fails at the build before the
+/// row, and succeeds at the build after it.
+#[test]
+fn pretokenizers_newer_than_b9452() {
+    use changes::Build;
+    for (name, row, before, after) in [
+        (
+            "mellum2",
+            "new_pretokenizer_mellum2",
+            Build::B9479,
+            Build::B9493,
+        ),
+        (
+            "granite-embed-multi-311m",
+            "new_pretokenizer_granite_embed_multi",
+            Build::B9479,
+            Build::B9493,
+        ),
+        (
+            "granite-embed-multi-97m",
+            "new_pretokenizer_granite_embed_multi",
+            Build::B9479,
+            Build::B9493,
+        ),
+        (
+            "cohere2moe",
+            "new_pretokenizer_cohere2moe",
+            Build::B9626,
+            Build::B9672,
+        ),
+    ] {
+        let bytes = common::gguf_bytes(&[
+            ("tokenizer.ggml.model", Kv::Str("gpt2")),
+            ("tokenizer.ggml.pre", Kv::Str(name)),
+            (
+                "tokenizer.ggml.tokens",
+                Kv::Strs(vec!["a".into(), "b".into(), "ab".into()]),
+            ),
+            ("tokenizer.ggml.token_type", Kv::I32s(vec![1, 1, 1])),
+            ("tokenizer.ggml.merges", Kv::Strs(vec!["a b".into()])),
+        ]);
+        let file = gguf_meta::parse(&bytes[..]).unwrap();
+        let at = |build| {
+            Vocab::from_gguf_with(&file, tokenizer::LoadOptions::default().with_build(build))
+        };
+        assert_eq!(
+            at(before).unwrap_err().to_string(),
+            format!("unknown pre-tokenizer type: '{name}'")
+        );
+        assert_eq!(at(after).unwrap().build_rules_applied()[0].id, row);
+    }
+}
+
+/// A tiny WordPiece vocabulary (`bert`), with `extra` keys.
+fn wpm_at(extra: Vec<(&'static str, Kv)>) -> impl Fn(changes::Build) -> Vocab {
+    let tokens: Vec<String> = [
+        "[PAD]", "[UNK]", "[CLS]", "[SEP]", "▁hello", "▁Hello", "▁cafe", "\u{301}",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut kvs = vec![
+        ("tokenizer.ggml.model", Kv::Str("bert")),
+        ("tokenizer.ggml.tokens", Kv::Strs(tokens)),
+        (
+            "tokenizer.ggml.token_type",
+            Kv::I32s(vec![3, 2, 3, 3, 1, 1, 1, 1]),
+        ),
+        ("tokenizer.ggml.padding_token_id", Kv::U32(0)),
+        ("tokenizer.ggml.unknown_token_id", Kv::U32(1)),
+        ("tokenizer.ggml.bos_token_id", Kv::U32(2)),
+        ("tokenizer.ggml.seperator_token_id", Kv::U32(3)),
+    ];
+    kvs.extend(extra);
+    let bytes = common::gguf_bytes(&kvs);
+    move |build| {
+        let file = gguf_meta::parse(&bytes[..]).unwrap();
+        Vocab::from_gguf_with(&file, tokenizer::LoadOptions::default().with_build(build)).unwrap()
+    }
+}
+
+/// WordPiece's normalizer (rows `wpm_normalizer_lowercase` and
+/// `wpm_strip_accents`): a GGUF that says not to lower-case is obeyed from
+/// 9464 (b9479), and accent marks are dropped from 9596 (b9626); before,
+/// text was always lower-cased and its accent marks kept.
+#[test]
+fn wordpiece_normalizer_by_build() {
+    use changes::Build;
+    let cased = wpm_at(vec![(
+        "tokenizer.ggml.normalizer.lowercase",
+        Kv::Bool(false),
+    )]);
+    assert_eq!(
+        cased(Build::B9479).tokenize("Hello", false, false).unwrap(),
+        vec![5]
+    );
+    assert_eq!(
+        cased(Build::B9452).tokenize("Hello", false, false).unwrap(),
+        vec![4]
+    );
+    let uncased = wpm_at(Vec::new());
+    let accent = "cafe\u{301}";
+    assert_eq!(
+        uncased(Build::B9626)
+            .tokenize(accent, false, false)
+            .unwrap(),
+        vec![6]
+    );
+    assert_eq!(
+        uncased(Build::B9509)
+            .tokenize(accent, false, false)
+            .unwrap(),
+        vec![6, 7]
+    );
+    assert_eq!(
+        uncased(Build::B9626).build_rules_applied()[0].id,
+        "wpm_strip_accents"
+    );
+}
+
+/// The `whitespace` tokenizer and pre-tokenizer (row
+/// `wpm_normalizer_lowercase`): it lower-cases at b9452 and not from 9464
+/// (b9479), unless the GGUF says.
+#[test]
+fn whitespace_pretokenizer_lowercase_by_build() {
+    let bytes = common::gguf_bytes(&[
+        ("tokenizer.ggml.model", Kv::Str("whitespace")),
+        ("tokenizer.ggml.pre", Kv::Str("whitespace")),
+        (
+            "tokenizer.ggml.tokens",
+            Kv::Strs(vec![
+                "a".into(),
+                "b".into(),
+                "ab".into(),
+                "A".into(),
+                "B".into(),
+            ]),
+        ),
+        ("tokenizer.ggml.token_type", Kv::I32s(vec![1, 1, 1, 1, 1])),
+        ("tokenizer.ggml.merges", Kv::Strs(vec!["a b".into()])),
+    ]);
+    let file = gguf_meta::parse(&bytes[..]).unwrap();
+    let at = |build| {
+        Vocab::from_gguf_with(&file, tokenizer::LoadOptions::default().with_build(build)).unwrap()
+    };
+    assert_eq!(
+        at(changes::Build::B9452)
+            .tokenize("AB", false, false)
+            .unwrap(),
+        vec![2]
+    );
+    assert_eq!(
+        at(changes::Build::B9479)
+            .tokenize("AB", false, false)
+            .unwrap(),
+        vec![3, 4]
+    );
+}

@@ -29,6 +29,14 @@ impl Net {
         }
     }
 
+    /// `general.architecture`: the family context shift's default asks for.
+    fn arch(&self) -> &str {
+        match self {
+            Net::Cpu(m) => m.arch(),
+            Net::Gpu(m) => m.cpu().arch(),
+        }
+    }
+
     fn reset(&mut self) {
         match self {
             Net::Cpu(m) => m.reset(),
@@ -336,6 +344,8 @@ async fn run(state: Rc<RefCell<State>>, job: Job) {
             inference::Options::defaults_of(job.default_num_ctx, &job.release()),
             job.truncate,
             job.shift,
+            l.model.arch(),
+            job.release(),
         )
     };
     let inference::generate::Prepared { options, tokens } = match prepared {

@@ -63,6 +63,11 @@ pub struct Lfm2Parser {
     tool_names: HashSet<String>,
     /// `hasTools`
     has_tools: bool,
+    /// A release before `lfm2_optional_thinking`: thinking on starts in
+    /// `LFM2CollectingThinking`.
+    before_optional_thinking: bool,
+    /// Whether `lfm2_optional_thinking` decided the initial state.
+    optional_thinking_reached: bool,
 }
 
 /// `lfm2Event` (`lfm2EventThinkingContent`, `lfm2EventContent`,
@@ -97,6 +102,14 @@ impl Lfm2Parser {
 
         if prefill && last_message.is_some_and(|m| !m.content.is_empty()) {
             self.state = Lfm2ParserState::CollectingContent;
+            return;
+        }
+
+        self.optional_thinking_reached = true;
+        if self.before_optional_thinking {
+            // Everything up to the first </think> is thinking.
+            self.state = Lfm2ParserState::CollectingThinking;
+            self.needs_thinking_leading_trim = true;
             return;
         }
 
@@ -452,6 +465,18 @@ impl Parser for Lfm2Parser {
 
     fn has_thinking_support(&self) -> bool {
         self.has_thinking_support
+    }
+
+    fn set_release(&mut self, rules: &changes::Rules) {
+        self.before_optional_thinking = !rules.has(&changes::ollama::LFM2_OPTIONAL_THINKING);
+    }
+
+    fn rows_reached(&self) -> Vec<&'static changes::Change> {
+        if self.optional_thinking_reached {
+            vec![&changes::ollama::LFM2_OPTIONAL_THINKING]
+        } else {
+            Vec::new()
+        }
     }
 }
 

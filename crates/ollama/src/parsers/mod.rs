@@ -528,9 +528,12 @@ pub fn parser_capabilities(name: &str) -> Option<(bool, bool)> {
 /// Whether `release`'s `ParserForName` knows `name` (the parsers added
 /// since the oldest supported release are rows of Ollama's table).
 fn known_in(name: &str, release: changes::Release) -> bool {
-    use changes::ollama::{GLIMMER_PARSER, LAGUNA_V8_PARSER, ORNITH_PARSER, POOLSIDE_V1_PARSER};
+    use changes::ollama::{
+        COHERE_PARSER, GLIMMER_PARSER, LAGUNA_V8_PARSER, ORNITH_PARSER, POOLSIDE_V1_PARSER,
+    };
     // a name needs its row; a renamed one is gone once the rename's row is in
     let added: &[(&str, &changes::Change)] = &[
+        ("cohere", &COHERE_PARSER),
         ("ornith", &ORNITH_PARSER),
         ("glimmer", &GLIMMER_PARSER),
         ("laguna-v8", &LAGUNA_V8_PARSER),

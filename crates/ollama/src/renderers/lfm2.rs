@@ -59,12 +59,21 @@ fn render_tool_calls(calls: &[ToolCall]) -> String {
     sb
 }
 
+/// Everything up to an earlier assistant turn's last `</think>` goes, and
+/// the rest is trimmed.
+fn strip_reasoning(content: &mut String) {
+    if let Some(idx) = content.rfind(THINK_CLOSE) {
+        *content = trim_space(&content[idx + THINK_CLOSE.len()..]).to_string();
+    }
+}
+
 /// `LFM2Renderer.Render` with `useImgTags`; `thinking` is `lfm2-thinking`.
 pub(crate) fn render(
     thinking: bool,
     messages: &[Message],
     tools: &[Tool],
     think: Option<&Think>,
+    rules: &changes::Rules,
 ) -> String {
     let mut sb = String::from(BOS);
 
@@ -109,6 +118,18 @@ pub(crate) fn render(
         let (mut content, _) =
             content_with_image_tags(&message.content, message.images.len(), image_offset);
         image_offset += message.images.len();
+        let earlier_assistant =
+            message.role == "assistant" && !keep_past_thinking && Some(i) != last_assistant_index;
+        // Before `lfm2_history_strip_after_tool_calls` the reasoning was cut
+        // from the content before the tool calls were prepended.
+        let strip_after_calls = !earlier_assistant
+            || message.tool_calls.is_empty()
+            || content.contains(TOOL_CALL_START)
+            || !content.contains(THINK_CLOSE)
+            || rules.on(&changes::ollama::LFM2_HISTORY_STRIP_AFTER_TOOL_CALLS);
+        if earlier_assistant && !strip_after_calls {
+            strip_reasoning(&mut content);
+        }
         if message.role == "assistant"
             && !message.tool_calls.is_empty()
             && !content.contains(TOOL_CALL_START)
@@ -126,14 +147,13 @@ pub(crate) fn render(
             && message.role == "assistant"
             && !message.thinking.is_empty()
             && !content.contains(THINK_CLOSE)
+            && rules.on(&changes::ollama::LFM2_THINKING_FIELD_RENDERED)
         {
             content = format!("{THINK_OPEN}{}{THINK_CLOSE}{content}", message.thinking);
         }
         // Earlier assistant turns drop their reasoning unless it is kept.
-        if message.role == "assistant" && !keep_past_thinking && Some(i) != last_assistant_index {
-            if let Some(idx) = content.rfind(THINK_CLOSE) {
-                content = trim_space(&content[idx + THINK_CLOSE.len()..]).to_string();
-            }
+        if earlier_assistant && strip_after_calls {
+            strip_reasoning(&mut content);
         }
         if message.role == "tool" && !content.contains(TOOL_RESPONSE_START) {
             content = format!("{TOOL_RESPONSE_START}{content}{TOOL_RESPONSE_END}");

@@ -179,7 +179,7 @@ impl Renderer {
             Renderer::FunctionGemma => functiongemma::render(msgs, tools),
             Renderer::Glm47 => glm::render_glm47(msgs, tools, think),
             Renderer::GlmOcr => glm::render_glm_ocr(msgs, tools, think),
-            Renderer::Lfm2 { thinking } => lfm2::render(thinking, msgs, tools, think),
+            Renderer::Lfm2 { thinking } => lfm2::render(thinking, msgs, tools, think, rules),
             Renderer::Laguna => laguna::render(
                 msgs,
                 tools,
@@ -243,6 +243,7 @@ pub fn render_with_renderer_in(
         .filter(|_| match name {
             "qwen3.8" => rules.on(&changes::ollama::QWEN38_RENDERER),
             "ornith" => rules.on(&changes::ollama::ORNITH_RENDERER),
+            "cohere" => rules.on(&changes::ollama::COHERE_RENDERER),
             "nemotron-3.5-nano" => rules.on(&changes::ollama::NEMOTRON35_RENDERER),
             "glimmer" => rules.on(&changes::ollama::GLIMMER_RENDERER),
             "laguna-v8" => {
@@ -288,28 +289,44 @@ pub fn resolve_renderer_name(
     model_name: &str,
     parameter_count: Option<u64>,
 ) -> String {
+    let rules = changes::Rules::of_release(changes::Release::NEWEST);
+    resolve_renderer_name_in(config_renderer, model_name, parameter_count, &rules)
+}
+
+/// [`resolve_renderer_name`] as the release of `rules` resolves it: before
+/// `gemma4_large_from_12b`, a `12b` name was no size marker and the large
+/// prompt began at 16 billion parameters. The row is noted only where it
+/// decides.
+pub fn resolve_renderer_name_in(
+    config_renderer: &str,
+    model_name: &str,
+    parameter_count: Option<u64>,
+    rules: &changes::Rules,
+) -> String {
     if config_renderer != "gemma4" {
         return config_renderer.to_string();
     }
-    if let Some(renderer) = gemma4_renderer_from_name(model_name) {
-        return renderer.to_string();
+    let lower = text::to_lower(model_name);
+    let large = |big: bool| if big { "gemma4-large" } else { "gemma4-small" };
+    if lower.contains("e2b") || lower.contains("e4b") {
+        return "gemma4-small".to_string();
+    }
+    if lower.contains("26b") || lower.contains("31b") {
+        return "gemma4-large".to_string();
+    }
+    let row = &changes::ollama::GEMMA4_LARGE_FROM_12B;
+    if lower.contains("12b") && rules.on(row) {
+        return "gemma4-large".to_string();
     }
     match parameter_count {
-        Some(n) if n >= GEMMA4_LARGE_MIN_PARAMETER_COUNT => "gemma4-large".to_string(),
+        Some(n) if n >= GEMMA4_LARGE_MIN_PARAMETER_COUNT_OLD => large(true).to_string(),
+        Some(n) if n >= GEMMA4_LARGE_MIN_PARAMETER_COUNT => large(rules.on(row)).to_string(),
         _ => "gemma4-small".to_string(),
     }
 }
 
-fn gemma4_renderer_from_name(name: &str) -> Option<&'static str> {
-    let lower = text::to_lower(name);
-    if lower.contains("e2b") || lower.contains("e4b") {
-        Some("gemma4-small")
-    } else if lower.contains("12b") || lower.contains("26b") || lower.contains("31b") {
-        Some("gemma4-large")
-    } else {
-        None
-    }
-}
+/// The large Gemma 4 prompt's threshold before `gemma4_large_from_12b`.
+const GEMMA4_LARGE_MIN_PARAMETER_COUNT_OLD: u64 = 16_000_000_000;
 
 /// `parseHumanParameterCount`: a `config.model_type` such as `"31.3B"`,
 /// `"600M"` or `"8K"` as a number of parameters; `None` when it has no such
@@ -416,5 +433,122 @@ mod tests {
         assert_eq!(parse_human_parameter_count("x7B"), None);
         assert_eq!(parse_human_parameter_count(""), None);
         assert_eq!(parse_human_parameter_count("é"), None);
+    }
+
+    /// server/gemma4_test.go TestResolveGemma4Renderer at v0.30.3 and at
+    /// v0.30.2 (which lacks the two 12b rows' answers: small), on either
+    /// side of `gemma4_large_from_12b`.
+    #[test]
+    fn gemma4_resolution_by_release() {
+        // (name, config renderer, model name, model type, v0.30.3, v0.30.2)
+        type Case<'a> = (&'a str, &'a str, &'a str, Option<&'a str>, &'a str, &'a str);
+        let cases: &[Case] = &[
+            // (name, config renderer, model name, model type, v0.30.3, v0.30.2)
+            (
+                "explicit small passes through",
+                "gemma4-small",
+                "",
+                None,
+                "gemma4-small",
+                "gemma4-small",
+            ),
+            (
+                "explicit large passes through",
+                "gemma4-large",
+                "",
+                None,
+                "gemma4-large",
+                "gemma4-large",
+            ),
+            (
+                "legacy e4b tag resolves small",
+                "gemma4",
+                "gemma4:e4b",
+                None,
+                "gemma4-small",
+                "gemma4-small",
+            ),
+            (
+                "legacy 31b tag resolves large",
+                "gemma4",
+                "gemma4:31b-cloud",
+                None,
+                "gemma4-large",
+                "gemma4-large",
+            ),
+            (
+                "legacy 12b tag resolves large",
+                "gemma4",
+                "gemma-4-12b-it",
+                None,
+                "gemma4-large",
+                "gemma4-small",
+            ),
+            (
+                "legacy model type resolves small",
+                "gemma4",
+                "",
+                Some("4.3B"),
+                "gemma4-small",
+                "gemma4-small",
+            ),
+            (
+                "legacy model type resolves large",
+                "gemma4",
+                "",
+                Some("25.2B"),
+                "gemma4-large",
+                "gemma4-large",
+            ),
+            (
+                "legacy 12b model type resolves large",
+                "gemma4",
+                "",
+                Some("12B"),
+                "gemma4-large",
+                "gemma4-small",
+            ),
+            (
+                "legacy unknown defaults small",
+                "gemma4",
+                "",
+                None,
+                "gemma4-small",
+                "gemma4-small",
+            ),
+            // the inventory's own: a 13.5B model named without a size
+            (
+                "13.5B model type",
+                "gemma4",
+                "mymodel",
+                Some("13.5B"),
+                "gemma4-large",
+                "gemma4-small",
+            ),
+            (
+                "16B model type",
+                "gemma4",
+                "mymodel",
+                Some("16B"),
+                "gemma4-large",
+                "gemma4-large",
+            ),
+        ];
+        for (tag, column) in [("0.30.3", 4), ("0.30.2", 5)] {
+            let release = changes::Release::parse(tag).unwrap();
+            for c in cases {
+                let rules = changes::Rules::of_release(release);
+                let count = c.3.and_then(parse_human_parameter_count);
+                let want = if column == 4 { c.4 } else { c.5 };
+                assert_eq!(
+                    resolve_renderer_name_in(c.1, c.2, count, &rules),
+                    want,
+                    "{tag}: {}",
+                    c.0
+                );
+                // the row is consulted exactly where the two releases part
+                assert_eq!(!rules.applied().is_empty(), c.4 != c.5, "{tag}: {}", c.0);
+            }
+        }
     }
 }
