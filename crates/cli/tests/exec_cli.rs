@@ -415,6 +415,45 @@ fn render_with_a_gguf_reports_the_runners_cut() {
     assert_eq!(v["prompt_eval_count"].as_u64(), Some(tokens));
 }
 
+/// `/api/generate` in native mode (SmolLM2's GGUF template, no Go
+/// TEMPLATE): from 0.30.11-rc0 llama-server's `/apply-template` writes the
+/// prompt and Ollama sends it to `/completion` (routes.go GenerateHandler,
+/// `Truncate` set), so the runner cuts it as any other; before, the prompt
+/// is `{{ .Prompt }}`'s, cut the same way.
+#[test]
+fn native_generate_goes_through_the_runners_cut() {
+    let model = testkit::smollm2();
+    let words: Vec<String> = (0..200).map(|i| format!("word{i}")).collect();
+    let case = |release: &str| {
+        serde_json::json!({"endpoint": "generate", "ollama": release,
+            "model": {"name": "smollm2", "gguf": model},
+            "request": {"model": "smollm2", "options": {"num_ctx": 64}, "prompt": words.join(" ")},
+            "date": "2026-11-30"})
+        .to_string()
+    };
+    let (code, out, err) = run(&["render", "--json"], &case("0.33.0-rc2"));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["explain"]["branch"], "native");
+    assert!(v["prompt"].as_str().unwrap().starts_with("<|im_start|>"));
+    assert_eq!(
+        v["runner"]["error"],
+        serde_json::Value::Null,
+        "{}",
+        v["runner"]
+    );
+    // SmolLM2 adds no BOS: keep 4; limit 64 - (64 - 4) / 2 = 34
+    assert_eq!(v["runner"]["cut"]["kept"], serde_json::json!([0, 4]));
+    assert_eq!(v["prompt_eval_count"], 34);
+    let (code, out, err) = run(&["render", "--json"], &case("0.30.10"));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["prompt"], words.join(" "));
+    assert_ne!(v["explain"]["branch"], "native");
+    // before the headroom: cut to num_ctx - 1
+    assert_eq!(v["prompt_eval_count"], 63);
+}
+
 #[test]
 fn tokenize_matches_llama_cpp_on_the_corpus() {
     let dir = golden("render.jsonl")

@@ -338,7 +338,10 @@ pub fn seen(
         vision: r.explain.capabilities.iter().any(|c| c.name == "vision"),
         train_ctx: case.model.gguf.as_ref().and_then(|g| g.context_length),
     };
-    let runner = if r.explain.branch == "native" {
+    // native chat goes to llama-server's /v1/chat/completions, where
+    // nothing is cut; native /api/generate sends the /apply-template
+    // prompt to /completion, through the runner's cut like any other
+    let runner = if r.explain.branch == "native" && case.endpoint == Endpoint::Chat {
         runner::native(&case.request, all.len(), model, case.release)
     } else {
         runner::for_request(
