@@ -13,6 +13,7 @@ pub mod date;
 pub mod embed;
 pub mod godecode;
 pub mod gojson;
+pub mod goslice;
 pub mod harmony;
 pub mod model;
 pub mod modelref;

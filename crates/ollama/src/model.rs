@@ -830,6 +830,16 @@ impl Loaded {
         if matches!(m.family.as_str(), "gptoss" | "gpt-oss") {
             add_cap(&mut caps, "thinking", "family gptoss".into());
         }
+        // filterUnsupportedCapabilities: llama.cpp cannot load Nemotron 3's
+        // audio projector safely, so Ollama does not offer audio for it
+        // (its safetensors rules do not apply to GGUF models).
+        let omni = "nemotron_h_omni";
+        if m.gguf.as_ref().is_some_and(|g| g.architecture == omni)
+            || m.family == omni
+            || m.families.iter().any(|f| f == omni)
+        {
+            caps.retain(|c| c.name != "audio");
+        }
         caps
     }
 }

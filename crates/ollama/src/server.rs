@@ -357,6 +357,47 @@ fn think_default(
     Ok(())
 }
 
+/// The capabilities `CheckCapabilities` knows (its `capToErr` map), each
+/// with the word its error uses.
+const CAPABILITY_WORDS: [(&str, &str); 8] = [
+    ("completion", "completion"),
+    ("tools", "tools"),
+    ("insert", "insert"),
+    ("vision", "vision"),
+    ("audio", "audio"),
+    ("embedding", "embedding"),
+    ("thinking", "thinking"),
+    ("image", "image generation"),
+];
+
+/// `Model.CheckCapabilities(want...)` (server/images.go): `None` when the
+/// model has every capability wanted, else its error text: `unknown
+/// capability: X` at the first name it does not know, or `does not
+/// support` and the missing ones' words joined by newlines
+/// (`errors.Join`), with the advice to pull again when thinking is missing
+/// from a qwen3-family model or a `deepseek-r1`.
+pub fn capability_error(loaded: &Loaded, caps: &[Capability], want: &[String]) -> Option<String> {
+    let mut missing = Vec::new();
+    for w in want {
+        let Some((_, word)) = CAPABILITY_WORDS.iter().find(|(name, _)| name == w) else {
+            return Some(format!("unknown capability: {w}"));
+        };
+        if !caps.iter().any(|c| &c.name == w) {
+            missing.push(*word);
+        }
+    }
+    if missing.is_empty() {
+        return None;
+    }
+    let mut msg = format!("does not support {}", missing.join("\n"));
+    if missing.contains(&"thinking")
+        && (loaded.model.family == "qwen3" || Name::parse(&loaded.full_name).model == "deepseek-r1")
+    {
+        msg.push_str(". Pull the model again to get the latest version with full thinking support");
+    }
+    Some(msg)
+}
+
 /// `CheckCapabilities`, worded as the scheduler reports it.
 fn check_capabilities(
     loaded: &Loaded,
@@ -375,17 +416,10 @@ fn check_capabilities(
     if missing.contains(&"completion") {
         return Err(fail(400, "completion", ex));
     }
-    let mut msg = format!(
-        "{} does not support {}",
-        loaded.full_name,
-        missing.join("\n")
-    );
-    if missing.contains(&"thinking")
-        && (loaded.model.family == "qwen3" || Name::parse(&loaded.full_name).model == "deepseek-r1")
-    {
-        msg.push_str(". Pull the model again to get the latest version with full thinking support");
+    match capability_error(loaded, caps, want) {
+        Some(e) => Err(fail(400, format!("{} {e}", loaded.full_name), ex)),
+        None => Ok(()),
     }
-    Err(fail(400, msg, ex))
 }
 
 /// The handlers' capability step: requested capabilities (completion plus
@@ -669,7 +703,10 @@ fn chat_prompt(
             counts,
         });
     }
-    let system = kept_system(msgs, first);
+    let mut system = kept_system(msgs, first);
+    if settings.tokenizer.is_some() {
+        go_template_wrote_into_system(p, msgs, first, &mut system, notes);
+    }
     if let Some(tok) = settings.tokenizer {
         let mut suffix = vec![0i64; msgs.len() + 1];
         for i in (0..msgs.len()).rev() {
@@ -699,6 +736,47 @@ fn chat_prompt(
         }
     }
     Ok((prompt, count))
+}
+
+/// What the chosen truncation trial left in `chatPrompt`'s `system`
+/// slice. The trial renders `append(system, msgs[first:]...)`; when
+/// `system`'s backing array has room for the whole trial (Go's `append`
+/// growth, [`crate::goslice`]), the trial is that array, and the Go
+/// template's `collate` merges consecutive same-role messages into the
+/// first of each run in place: a run that starts among the kept system
+/// messages leaves its merged text in that system message, which the final
+/// render then merges again with the messages that follow it (so the
+/// later system messages appear twice). The renderers do not collate.
+fn go_template_wrote_into_system(
+    p: &Prepared,
+    msgs: &[Message],
+    first: usize,
+    system: &mut [Message],
+    notes: &mut [MessageNote],
+) {
+    let k = system.len();
+    if k == 0
+        || !p.loaded.model.renderer.is_empty()
+        || crate::goslice::append_capacity(k, crate::goslice::API_MESSAGE_SIZE)
+            < k + (msgs.len() - first)
+    {
+        return;
+    }
+    let mut trial = system.to_vec();
+    trial.extend_from_slice(&msgs[first..]);
+    let (_, collated) = crate::template::collate(&trial);
+    let origin: Vec<usize> = (0..first).filter(|&i| msgs[i].role == "system").collect();
+    for (merged, from) in collated {
+        if from[0] < k && from.len() > 1 {
+            system[from[0]].content = merged.content;
+            if let Some(n) = notes.get_mut(origin[from[0]]) {
+                n.notes.push(format!(
+                    "its text is the {} merged messages of the last truncation trial: that trial shared this message's slice (Go's append had room for it) and the template's collate merged them in place, so they are merged again in the final prompt",
+                    from.len()
+                ));
+            }
+        }
+    }
 }
 
 fn note_merges(loaded: &Loaded, msgs: &[Message], notes: &mut [MessageNote]) {

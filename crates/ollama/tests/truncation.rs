@@ -263,3 +263,44 @@ fn native_generate_with_messages_truncates_too() {
     );
     assert_eq!(r.explain.truncation.unwrap().first_kept, 1);
 }
+
+/// Ollama's `chatPrompt` appends the last trial to the kept system
+/// messages' own slice when Go's `append` has room (three messages: room
+/// for four), and the template's `collate` merges the trial's run of
+/// system messages into the first one in place: the final prompt then
+/// repeats the later system messages (recorded from every release's own
+/// code in `golden/releases/server-selection.jsonl`).
+#[test]
+fn kept_system_messages_carry_the_last_trials_merge() {
+    let msgs = json!([
+        {"role": "system", "content": "s1"},
+        {"role": "system", "content": "s2"},
+        {"role": "user", "content": "u1 u1 u1"},
+        {"role": "system", "content": "s3"},
+        {"role": "assistant", "content": "a1"},
+        {"role": "user", "content": "u2"}
+    ]);
+    let (prompt, ex) = run(msgs, 1);
+    assert_eq!(prompt, "[system] s1\n\ns2\n\ns3\n\ns2\n\ns3\n[user] u2\n");
+    assert!(ex.messages[0]
+        .notes
+        .iter()
+        .any(|n| n.contains("merged them in place")));
+    // four kept system messages fill their slice of four: the one-message
+    // trial after them goes to a new array, and nothing is repeated
+    let msgs = json!([
+        {"role": "system", "content": "s1"},
+        {"role": "system", "content": "s2"},
+        {"role": "system", "content": "s3"},
+        {"role": "user", "content": "u1 u1 u1"},
+        {"role": "system", "content": "s4"},
+        {"role": "assistant", "content": "a1"},
+        {"role": "user", "content": "u2"}
+    ]);
+    let (prompt, ex) = run(msgs, 1);
+    assert_eq!(prompt, "[system] s1\n\ns2\n\ns3\n\ns4\n[user] u2\n");
+    assert!(ex
+        .messages
+        .iter()
+        .all(|m| m.notes.iter().all(|n| !n.contains("in place"))));
+}

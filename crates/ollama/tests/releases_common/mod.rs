@@ -50,13 +50,20 @@ pub fn recording_for(
         })
 }
 
-/// Prints what a test checked, and fails with every failure.
+/// Prints what a test checked over every supported release, and fails
+/// with every failure.
 pub fn report(what: &str, checked: usize, failures: &[String]) {
-    println!(
-        "{checked} {what} over {} releases, {} failed",
-        changes::Release::SUPPORTED.len(),
-        failures.len()
+    report_over(
+        what,
+        checked,
+        &format!("{} releases", changes::Release::SUPPORTED.len()),
+        failures,
     );
+}
+
+/// Prints what a test checked over `over`, and fails with every failure.
+pub fn report_over(what: &str, checked: usize, over: &str, failures: &[String]) {
+    println!("{checked} {what} over {over}, {} failed", failures.len());
     assert!(
         failures.is_empty(),
         "{} failed:\n{}",
