@@ -178,6 +178,13 @@ impl Gguf {
         if m.chat_template.is_none() {
             m.chat_template = self.chat_template().map(str::to_string);
         }
+        if m.chat_template_tool_use.is_none() {
+            m.chat_template_tool_use = self
+                .file
+                .get_str("tokenizer.chat_template.tool_use")
+                .filter(|t| !t.is_empty())
+                .map(str::to_string);
+        }
         if let Ok(v) = self.vocab() {
             m.bos_token = v.bos_text().unwrap_or_default();
             m.eos_token = v.eos_text().unwrap_or_default();

@@ -158,6 +158,7 @@ pub fn render_as(
             let m = &state.model;
             let model = runtime::llama_server::Model {
                 chat_template: &m.chat_template,
+                chat_template_tool_use: "",
                 bos_token: &m.bos_token,
                 eos_token: &m.eos_token,
                 add_bos: false,

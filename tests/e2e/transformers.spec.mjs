@@ -264,7 +264,7 @@ describe('Ollama release', () => {
     }
   });
 
-  test('a nemotron-3-nano chat under 0.32.8 and 0.33.0-rc2: the prompt changes, and Compare names the row', { timeout: TEST_TIMEOUT }, async () => {
+  test('a nemotron-3-nano chat under 0.30.0 and 0.33.0-rc2: the prompt changes, and Compare names the row', { timeout: TEST_TIMEOUT }, async () => {
     await withApp(server(), async (app) => {
       const id = (name) => app.root.getByTestId(name);
       await app.endpointChat.click();
@@ -272,8 +272,8 @@ describe('Ollama release', () => {
       await app.openMore();
       await app.rendererSelect.selectOption('nemotron-3-nano');
       await app.setRequest({ model: 'demo', think: false, messages: [{ role: 'user', content: 'Hello' }] });
-      await id('release-select').selectOption('0.32.8');
-      // 0.32.8's renderer: three newlines first, blank lines between the turns
+      await id('release-select').selectOption('0.30.0');
+      // 0.30.0's renderer (the same up to 0.32.8): three newlines first, blank lines between the turns
       const old = '\n\n\n<|im_start|>system\n<|im_end|>\n\n<|im_start|>user\nHello<|im_end|>\n\n<|im_start|>assistant\n<think></think>';
       await eventually(async () => assert.equal(await app.promptText(), old));
       const rule = id('explain-release-rules').locator('li[data-rule="nemotron3nano_template_sync"]');
@@ -284,7 +284,7 @@ describe('Ollama release', () => {
       await eventually(async () => assert.equal(await rule.getAttribute('data-in-effect'), 'true'));
       await id('compare-toggle').click();
       await id('compare-mode').selectOption('runtimes');
-      await id('compare-runtime-a').selectOption('ollama@0.32.8');
+      await id('compare-runtime-a').selectOption('ollama@0.30.0');
       await id('compare-runtime-b').selectOption('ollama@0.33.0-rc2');
       await eventually(async () => assert.equal(await id('compare-first').textContent(), 'First difference at byte 0.'));
       const rows = await id('compare-causes').locator('li').allTextContents();

@@ -311,7 +311,7 @@ mod tests {
         assert_eq!(between(Build::B10069, Build::B10091), 1);
         assert_eq!(between(Build::B9888, Build::B10069), 3);
         assert_eq!(between(Build::B9840, Build::B9888), 1);
-        assert_eq!(between(Build::B9781, Build::B9840), 5);
+        assert_eq!(between(Build::B9781, Build::B9840), 6);
         assert_eq!(between(Build::B9672, Build::B9781), 2);
         assert_eq!(between(Build::B9626, Build::B9672), 3);
         assert_eq!(between(Build::B9509, Build::B9626), 5);

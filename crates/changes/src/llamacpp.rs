@@ -364,6 +364,11 @@ change_table! {
         "common/chat.cpp common_chat_params_init_lfm2 (LFM2 and LFM2.5 templates)",
         new: "each message's string reasoning_content is also given to the template as thinking",
         old: "only as reasoning_content: LFM2.5-8B-A1B.jinja, which reads message.thinking, drops earlier turns' reasoning";
+    CAPS_TOOL_USE_TEMPLATE = "caps_tool_use_template", "chat", (9780, 9785),
+        "PR #24973, between the published 9780 (b9781's tree) and 9785",
+        "common/chat.cpp common_chat_templates_get_caps",
+        new: "the template capabilities llama-server reads (parallel tool calls' default among them) are the GGUF tool_use template's when it has one",
+        old: "they are the default template's, even when a tool_use template renders requests with tools";
 
     // llama-server's request handling (tools/server/).
     REASONING_EFFORT_NONE = "reasoning_effort_none", "server", (10108, 10121),

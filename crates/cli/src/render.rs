@@ -315,6 +315,10 @@ pub(crate) fn case_clock(v: &Json) -> Result<i64, String> {
 /// clock, and the request.
 pub(crate) struct ServerCase {
     template: String,
+    /// The GGUF's `tokenizer.chat_template.tool_use` (or the case's
+    /// `model.chat_template_tool_use`); none when the case's own
+    /// `chat_template` replaces the model's, as `--chat-template-file` does.
+    template_tool_use: String,
     bos: String,
     eos: String,
     add_bos: bool,
@@ -348,6 +352,15 @@ impl ServerCase {
                 Some(Gguf::read_with(f, &p, options)?)
             }
             None => None,
+        };
+        let template_tool_use = match (text("chat_template_tool_use")?, &gguf) {
+            (Some(t), _) => t,
+            (None, Some(g)) if text("chat_template")?.is_none() => g
+                .file
+                .get_str("tokenizer.chat_template.tool_use")
+                .unwrap_or("")
+                .to_string(),
+            _ => String::new(),
         };
         let template = match (text("chat_template")?, &gguf) {
             (Some(t), _) => t,
@@ -383,6 +396,7 @@ impl ServerCase {
         }
         Ok(ServerCase {
             template,
+            template_tool_use,
             bos,
             eos,
             add_bos,
@@ -401,6 +415,7 @@ impl ServerCase {
     ) -> Result<runtime::llama_server::Rendered, runtime::llama_server::Failure> {
         let model = runtime::llama_server::Model {
             chat_template: &self.template,
+            chat_template_tool_use: &self.template_tool_use,
             bos_token: &self.bos,
             eos_token: &self.eos,
             add_bos: self.add_bos,

@@ -57,6 +57,13 @@ impl Gguf {
                 .filter(|t| !t.is_empty())
                 .map(str::to_string);
         }
+        if m.chat_template_tool_use.is_none() {
+            m.chat_template_tool_use = self
+                .file
+                .get_str("tokenizer.chat_template.tool_use")
+                .filter(|t| !t.is_empty())
+                .map(str::to_string);
+        }
         if m.chat_template.is_none() && m.compat_chat_template.is_none() {
             m.compat_chat_template = self.vocab.ollama_compat_chat_template().map(str::to_string);
         }

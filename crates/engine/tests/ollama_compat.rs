@@ -19,6 +19,11 @@ type Writer = Box<dyn Fn(&mut Vec<u8>)>;
 /// A vocabulary-only gemma3 GGUF (SentencePiece, three special tokens and
 /// the letters), with the norm epsilon or without.
 fn gemma3(epsilon: bool) -> Vec<u8> {
+    gemma3_with(epsilon, &[])
+}
+
+/// [`gemma3`] with more string keys.
+fn gemma3_with(epsilon: bool, strings: &[(&'static str, &'static str)]) -> Vec<u8> {
     let mut tokens: Vec<String> = [
         "<pad>",
         "<eos>",
@@ -84,6 +89,15 @@ fn gemma3(epsilon: bool) -> Vec<u8> {
             }),
         ));
     }
+    for &(k, v) in strings {
+        kvs.push((
+            k,
+            Box::new(move |o| {
+                o.extend_from_slice(&8u32.to_le_bytes());
+                put_str(o, v);
+            }),
+        ));
+    }
     let mut out = b"GGUF".to_vec();
     out.extend_from_slice(&3u32.to_le_bytes());
     out.extend_from_slice(&0u64.to_le_bytes());
@@ -126,4 +140,17 @@ fn an_ollama_gemma3_file_chats_with_the_injected_template() {
         json!({"model": "g", "prompt": "hi"}),
     );
     assert_eq!(p, "hi");
+}
+
+/// A GGUF's `tokenizer.chat_template.tool_use` reaches llama-server: in a
+/// file with no other template (and not in Ollama's gemma3 format, so
+/// nothing is injected) it is the default template, not ChatML.
+#[test]
+fn a_gguf_tool_use_template_is_read() {
+    const TOOL_USE: &str = "T:{% for m in messages %}{{ m.content }}{% endfor %}";
+    let file = gemma3_with(true, &[("tokenizer.chat_template.tool_use", TOOL_USE)]);
+    let chat = json!({"model": "g", "messages": [{"role": "user", "content": "hi"}]});
+    let (p, why) = prompt(&file, "chat", chat);
+    assert_eq!(p, "T:hi");
+    assert!(why.contains("tool_use template"), "{why}");
 }

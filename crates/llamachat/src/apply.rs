@@ -289,13 +289,13 @@ fn extra_context(now: i64) -> Map<String, Json> {
 
 /// `common_chat_templates_apply` with `use_jinja`.
 pub fn apply(tmpls: &ChatTemplates, inputs: &Inputs) -> Result<ChatParams, Error> {
-    let tmpl = &tmpls.default;
-    let src = tmpl.source();
-    let caps = tmpl.caps().clone();
     let mut params = GenParams {
         tools: msg::tools_to_json_oaicompat(&inputs.tools)?,
         ..GenParams::default()
     };
+    let tmpl = tmpls.for_tools(params.tools.is_array());
+    let src = tmpl.source();
+    let caps = tmpl.caps().clone();
     let trimmed;
     let mut to_render: &[Msg] = &inputs.messages;
     if src.contains("You have access to the following functions in JSONSchema format")

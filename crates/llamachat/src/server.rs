@@ -396,7 +396,7 @@ pub fn chat_params_parse(
     inputs.parallel_tool_calls = value_bool(
         &body,
         "parallel_tool_calls",
-        opt.tmpls.default.caps().supports_parallel_tool_calls,
+        opt.tmpls.server_caps().supports_parallel_tool_calls,
     );
     inputs.add_generation_prompt = value_bool(&body, "add_generation_prompt", true);
     inputs.continue_final_message = body

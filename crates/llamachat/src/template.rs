@@ -177,6 +177,10 @@ pub struct ChatTemplates {
     pub add_eos: bool,
     /// `template_default`.
     pub default: Template,
+    /// `template_tool_use`: the GGUF's `tokenizer.chat_template.tool_use`,
+    /// which renders the requests that have tools (`None` when the model
+    /// has none, or it does not parse: llama-server then ignores it).
+    pub tool_use: Option<Template>,
 }
 
 impl ChatTemplates {
@@ -216,9 +220,30 @@ impl ChatTemplates {
         add_eos: bool,
         rules: std::rc::Rc<changes::Rules>,
     ) -> Result<ChatTemplates, Error> {
+        ChatTemplates::init_with_tool_use(src, "", bos, eos, add_bos, add_eos, rules)
+    }
+
+    /// [`ChatTemplates::init_with_rules`] for a model that also has a
+    /// `tool_use` template (`tool_use_src`, empty when it has none): it is
+    /// the default template too when the model has no other (or `chatml`),
+    /// and a template that does not parse is ignored.
+    pub fn init_with_tool_use(
+        src: &str,
+        tool_use_src: &str,
+        bos: &str,
+        eos: &str,
+        add_bos: bool,
+        add_eos: bool,
+        rules: std::rc::Rc<changes::Rules>,
+    ) -> Result<ChatTemplates, Error> {
         let mut src = src.to_string();
         if src.is_empty() || src == "chatml" {
-            src = CHATML_TEMPLATE_SRC.to_string();
+            src = if tool_use_src.is_empty() {
+                CHATML_TEMPLATE_SRC
+            } else {
+                tool_use_src
+            }
+            .to_string();
         }
         if src.contains("<|channel|>") && src.contains("in message.content or") {
             src = src.replace(
@@ -232,11 +257,41 @@ impl ChatTemplates {
                 "{%- if false %}",
             );
         }
+        let default = Template::with_rules(&src, bos, eos, rules.clone())?;
+        let tool_use = (!tool_use_src.is_empty())
+            .then(|| Template::with_rules(tool_use_src, bos, eos, rules).ok())
+            .flatten();
         Ok(ChatTemplates {
             add_bos,
             add_eos,
-            default: Template::with_rules(&src, bos, eos, rules)?,
+            default,
+            tool_use,
         })
+    }
+
+    /// The template a request renders with (`common_chat_templates_apply`):
+    /// the `tool_use` one when the request has tools and the model has it.
+    pub fn for_tools(&self, has_tools: bool) -> &Template {
+        match &self.tool_use {
+            Some(t) if has_tools => t,
+            _ => &self.default,
+        }
+    }
+
+    /// `common_chat_templates_get_caps`: the capabilities llama-server
+    /// reads (e.g. the default of `parallel_tool_calls`).
+    pub fn server_caps(&self) -> &jinja::Caps {
+        match &self.tool_use {
+            Some(t)
+                if self
+                    .default
+                    .rules()
+                    .on(&changes::llamacpp::CAPS_TOOL_USE_TEMPLATE) =>
+            {
+                t.caps()
+            }
+            _ => self.default.caps(),
+        }
     }
 }
 

@@ -205,6 +205,7 @@ impl RenderCase {
             families,
             capabilities,
             chat_template: opt_str(&m, "chat_template")?,
+            chat_template_tool_use: opt_str(&m, "chat_template_tool_use")?,
             compat_chat_template: None,
             bos_token: opt_str(&m, "bos_token")?.unwrap_or_default(),
             eos_token: opt_str(&m, "eos_token")?.unwrap_or_default(),

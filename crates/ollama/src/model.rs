@@ -30,6 +30,10 @@ pub struct Model {
     pub capabilities: Vec<String>,
     /// The GGUF's `tokenizer.chat_template` (Jinja), if any.
     pub chat_template: Option<String>,
+    /// The GGUF's `tokenizer.chat_template.tool_use`, if any: llama-server
+    /// renders requests with tools with it (and with nothing else, it is
+    /// the default template too). Ollama's Go side never reads it.
+    pub chat_template_tool_use: Option<String>,
     /// The template Ollama's `llama/compat` layer gives llama-server when
     /// the GGUF has none (Ollama-format gemma3 files: `handle_gemma3`).
     /// Ollama's Go side never sees it; native chats render with it.
@@ -764,6 +768,8 @@ impl Loaded {
     fn no_template_rule(&self, why: &str) -> String {
         let server = if self.model.compat_chat_template.is_some() {
             "the Gemma 3 template Ollama's compat layer gives this Ollama-format gemma3 file"
+        } else if self.model.chat_template_tool_use.is_some() {
+            "the GGUF's tool_use template (tokenizer.chat_template.tool_use), its default when the model has no other"
         } else {
             "its fallback, ChatML"
         };

@@ -1235,6 +1235,7 @@ fn native(
     let m = &loaded.model;
     let input = crate::native::NativeInput {
         chat_template: loaded.server_chat_template(),
+        chat_template_tool_use: m.chat_template_tool_use.as_deref().unwrap_or(""),
         bos_token: &m.bos_token,
         eos_token: &m.eos_token,
         messages: msgs,

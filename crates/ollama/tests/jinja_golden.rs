@@ -43,6 +43,7 @@ fn render_case(v: &Json) -> Json {
     let date = Date::parse(v["date"].as_str().unwrap_or("2026-11-30")).expect("date");
     let input = NativeInput {
         chat_template: model["chat_template"].as_str().expect("chat_template"),
+        chat_template_tool_use: "",
         bos_token: model["bos_token"].as_str().unwrap_or(""),
         eos_token: model["eos_token"].as_str().unwrap_or(""),
         messages: &msgs,
@@ -174,6 +175,7 @@ fn untrusted_templates_end_with_errors() {
         let t = t.as_str();
         let input = NativeInput {
             chat_template: t,
+            chat_template_tool_use: "",
             bos_token: "",
             eos_token: "",
             messages: &msgs,
@@ -192,6 +194,7 @@ fn untrusted_templates_end_with_errors() {
     }
     let input = NativeInput {
         chat_template: "{% if %}",
+        chat_template_tool_use: "",
         bos_token: "",
         eos_token: "",
         messages: &msgs,
@@ -262,6 +265,7 @@ fn odd_conversations_never_panic() {
             let msgs = api::decode_messages(conv).unwrap();
             let input = NativeInput {
                 chat_template: template,
+                chat_template_tool_use: "",
                 bos_token: bos,
                 eos_token: eos,
                 messages: &msgs,

@@ -18,6 +18,9 @@ use ollama::server::BuildRule;
 pub struct Model<'a> {
     /// `tokenizer.chat_template` (or `--chat-template-file`).
     pub chat_template: &'a str,
+    /// `tokenizer.chat_template.tool_use` (`""`: none, or a
+    /// `--chat-template-file` replaces the model's templates).
+    pub chat_template_tool_use: &'a str,
     /// The BOS token's text.
     pub bos_token: &'a str,
     /// The EOS token's text.
@@ -81,8 +84,9 @@ pub fn render(model: &Model, body: &Json, build: Build, now: i64) -> Result<Rend
         stage,
         build_rules: rules_of(rules),
     };
-    let tmpls = llamachat::ChatTemplates::init_with_rules(
+    let tmpls = llamachat::ChatTemplates::init_with_tool_use(
         model.chat_template,
+        model.chat_template_tool_use,
         model.bos_token,
         model.eos_token,
         model.add_bos,

@@ -26,6 +26,8 @@ pub use time::NativeTime;
 pub struct NativeInput<'a> {
     /// The GGUF `tokenizer.chat_template`.
     pub chat_template: &'a str,
+    /// The GGUF `tokenizer.chat_template.tool_use` (`""` when it has none).
+    pub chat_template_tool_use: &'a str,
     /// The vocabulary's BOS token text (`""` when it has none).
     pub bos_token: &'a str,
     /// The vocabulary's EOS token text (`""` when it has none).
@@ -117,8 +119,9 @@ impl NativeServer {
     pub fn new(input: &NativeInput) -> Result<NativeServer, NativeError> {
         let now = input.now.unix();
         let rules = std::rc::Rc::new(changes::Rules::new(input.build));
-        let tmpls = llamachat::ChatTemplates::init_with_rules(
+        let tmpls = llamachat::ChatTemplates::init_with_tool_use(
             input.chat_template,
+            input.chat_template_tool_use,
             input.bos_token,
             input.eos_token,
             input.add_bos,
@@ -184,6 +187,7 @@ pub fn template_supports_thinking(
 ) -> bool {
     let input = NativeInput {
         chat_template,
+        chat_template_tool_use: "",
         bos_token: "",
         eos_token: "",
         messages: &[],
