@@ -140,9 +140,7 @@ impl Gguf {
 
     /// The chat template, if the file has one.
     pub fn chat_template(&self) -> Option<&str> {
-        self.file
-            .get_str("tokenizer.chat_template")
-            .filter(|t| !t.is_empty())
+        self.file.chat_template(None)
     }
 
     /// BOS text, EOS text.
@@ -181,8 +179,7 @@ impl Gguf {
         if m.chat_template_tool_use.is_none() {
             m.chat_template_tool_use = self
                 .file
-                .get_str("tokenizer.chat_template.tool_use")
-                .filter(|t| !t.is_empty())
+                .chat_template(Some("tool_use"))
                 .map(str::to_string);
         }
         if let Ok(v) = self.vocab() {

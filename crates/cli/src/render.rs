@@ -357,18 +357,14 @@ impl ServerCase {
             (Some(t), _) => t,
             (None, Some(g)) if text("chat_template")?.is_none() => g
                 .file
-                .get_str("tokenizer.chat_template.tool_use")
+                .chat_template(Some("tool_use"))
                 .unwrap_or("")
                 .to_string(),
             _ => String::new(),
         };
         let template = match (text("chat_template")?, &gguf) {
             (Some(t), _) => t,
-            (None, Some(g)) => g
-                .file
-                .get_str("tokenizer.chat_template")
-                .unwrap_or("")
-                .to_string(),
+            (None, Some(g)) => g.file.chat_template(None).unwrap_or("").to_string(),
             (None, None) => String::new(),
         };
         let (bos, eos, add_bos, add_eos) = match &gguf {

@@ -51,17 +51,12 @@ impl Gguf {
     pub fn apply(&self, case: &mut RenderCase) {
         let m = &mut case.model;
         if m.chat_template.is_none() {
-            m.chat_template = self
-                .file
-                .get_str("tokenizer.chat_template")
-                .filter(|t| !t.is_empty())
-                .map(str::to_string);
+            m.chat_template = self.file.chat_template(None).map(str::to_string);
         }
         if m.chat_template_tool_use.is_none() {
             m.chat_template_tool_use = self
                 .file
-                .get_str("tokenizer.chat_template.tool_use")
-                .filter(|t| !t.is_empty())
+                .chat_template(Some("tool_use"))
                 .map(str::to_string);
         }
         if m.chat_template.is_none() && m.compat_chat_template.is_none() {

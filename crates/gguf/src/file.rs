@@ -111,6 +111,18 @@ impl GgufFile {
         self.get(key)?.as_str()
     }
 
+    /// A chat template as llama.cpp's `llama_model_chat_template(model,
+    /// name)` finds it: `tokenizer.chat_template` (no name) or
+    /// `tokenizer.chat_template.<name>` (`tool_use`), when it is a
+    /// non-empty string.
+    pub fn chat_template(&self, name: Option<&str>) -> Option<&str> {
+        let value = match name {
+            None => self.get_str("tokenizer.chat_template"),
+            Some(n) => self.get_str(&format!("tokenizer.chat_template.{n}")),
+        };
+        value.filter(|t| !t.is_empty())
+    }
+
     /// The value of a key, as an unsigned integer (any integer type).
     pub fn get_u64(&self, key: &str) -> Option<u64> {
         self.get(key)?.as_u64()
