@@ -199,9 +199,9 @@ pub fn engine_model(m: &StoredModel, gguf: Option<&GgufFile>) -> EngineModel {
         family: m.config.model_family.clone(),
         families: m.config.model_families.clone(),
         capabilities: m.config.capabilities.clone(),
-        chat_template: gguf
-            .and_then(|g| g.get_str("tokenizer.chat_template"))
-            .filter(|t| !t.is_empty())
+        chat_template: gguf.and_then(|g| g.chat_template(None)).map(str::to_string),
+        chat_template_tool_use: gguf
+            .and_then(|g| g.chat_template(Some("tool_use")))
             .map(str::to_string),
         gguf: gguf.map(gguf_facts),
         has_projector: !m.projectors.is_empty(),
