@@ -316,7 +316,7 @@ pub fn cache_summary(t: &ollama::cache::TurnView) -> String {
         r.prompt_n,
         r.prompt_eval_count()
     );
-    match &t.first_difference {
+    let line = match &t.first_difference {
         None => format!("{head}. {}", t.why.cause),
         Some(d) => format!(
             "{head}. First difference at token {} ({:?} in the cache, {:?} now): {}",
@@ -325,6 +325,11 @@ pub fn cache_summary(t: &ollama::cache::TurnView) -> String {
             d.new.1,
             t.why.cause
         ),
+    };
+    match &t.checkpoints {
+        // a model whose memory cannot be cut back: the checkpoint decided
+        Some(c) if c.restored.is_some() || c.reset => format!("{line}. Checkpoints: {}", c.why),
+        _ => line,
     }
 }
 

@@ -166,6 +166,10 @@ impl Gguf {
                 .file
                 .arch_get("context_length")
                 .and_then(|v| v.as_u64()),
+            sliding_window: self
+                .file
+                .arch_get("attention.sliding_window")
+                .and_then(|v| v.as_u64()),
         }
     }
 

@@ -191,6 +191,11 @@ int main(int argc, char ** argv) {
             json res = json::object();
             res["prompt"] = data.at("prompt");
             row["prompt"] = res.at("prompt");
+            // PROMPTSCOPE_DELIMITERS=1 (tools/slot-goldens): also the message delimiters the handler declared,
+            // which server-context.cpp tokenizes to find the user-message starts it checkpoints at
+            if (getenv("PROMPTSCOPE_DELIMITERS") != nullptr) {
+                row["message_delimiters"] = data.contains("message_delimiters") ? data.at("message_delimiters") : json();
+            }
             ok = true;
         } catch (const std::invalid_argument & e) {
             error    = ERROR_TYPE_INVALID_REQUEST;

@@ -31,6 +31,8 @@ c++ -std=c++17 -O1 -DLLAMA_SHARED -DGGML_SHARED "${JSONDEF[@]}" \
   "$HERE/harness.cpp" "$WORK/fixed_clock.o" -o "$WORK/harness" -rdynamic \
   -L"$LLAMA/build/bin" -Wl,-rpath,"$LLAMA/build/bin" \
   -lllama-server-impl -lllama-common -lmtmd -lllama -lggml -lggml-base
+# HARNESS_ONLY=1: build the harness and stop (tools/slot-goldens/record-delimiters.sh runs it on its own cases)
+[[ -n ${HARNESS_ONLY:-} ]] && { echo "$WORK/harness"; exit 0; }
 python3 "$HERE/cases.py" "$TEMPLATES" > "$WORK/cases.jsonl"
 start=$(date +%s)
 # LLAMA_MEDIA_MARKER pins the media marker llama-server otherwise draws at random per process

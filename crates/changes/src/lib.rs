@@ -302,20 +302,20 @@ mod tests {
             );
         }
         let between = |a: Build, b: Build| a.differences(b).len();
-        assert_eq!(between(Build::B10488, Build::B11312), 26);
+        assert_eq!(between(Build::B10488, Build::B11312), 28);
         assert_eq!(between(Build::B10434, Build::B10488), 3);
         assert_eq!(between(Build::B10380, Build::B10434), 3);
         assert_eq!(between(Build::B10353, Build::B10380), 0);
         assert_eq!(between(Build::B10242, Build::B10353), 4);
         assert_eq!(between(Build::B10091, Build::B10242), 5);
         assert_eq!(between(Build::B10069, Build::B10091), 1);
-        assert_eq!(between(Build::B9888, Build::B10069), 3);
+        assert_eq!(between(Build::B9888, Build::B10069), 6);
         assert_eq!(between(Build::B9840, Build::B9888), 1);
         assert_eq!(between(Build::B9781, Build::B9840), 6);
         assert_eq!(between(Build::B9672, Build::B9781), 2);
         assert_eq!(between(Build::B9626, Build::B9672), 3);
-        assert_eq!(between(Build::B9509, Build::B9626), 5);
-        assert_eq!(between(Build::B9493, Build::B9509), 0);
+        assert_eq!(between(Build::B9509, Build::B9626), 6);
+        assert_eq!(between(Build::B9493, Build::B9509), 1);
         assert_eq!(between(Build::B9479, Build::B9493), 2);
         assert_eq!(between(Build::B9452, Build::B9479), 1);
     }

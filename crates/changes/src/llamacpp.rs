@@ -31,9 +31,8 @@
 //! `first` are adjacent published builds, and `upstream` names the pull
 //! request and commit where they are known, else the range of builds it
 //! landed in. Differences that
-//! Promptscope does not reproduce (context checkpoints, multimodal token
-//! counts, a `{% filter %}` block that fails) are listed in
-//! COMPATIBILITY.md instead.
+//! Promptscope does not reproduce (multimodal token counts, a `{% filter %}`
+//! block that fails) are listed in COMPATIBILITY.md instead.
 
 use crate::Change;
 use std::fmt;
@@ -369,6 +368,44 @@ change_table! {
         "common/chat.cpp common_chat_templates_get_caps",
         new: "the template capabilities llama-server reads (parallel tool calls' default among them) are the GGUF tool_use template's when it has one",
         old: "they are the default template's, even when a tool_use template renders requests with tools";
+
+    DEEPSEEK_MESSAGE_DELIMITERS = "deepseek_message_delimiters", "chat", (11010, 11026),
+        "between the published 11010 and 11026",
+        "common/parsers/deepseek.cpp (the DeepSeek V3.2 and V4 handler's message_delimiters)",
+        new: "the DeepSeek V3.2/V4 handler declares <｜Assistant｜> and <｜User｜> as message delimiters: the server checkpoints at user messages",
+        old: "it declares none: no checkpoint at a user message's start";
+    // llama-server's context checkpoints (tools/server/server-context.cpp), which decide what a model with
+    // sliding-window attention or recurrent layers can reuse from its cache (crates/slot).
+    CHECKPOINT_THOLD_NEW_TOKENS = "checkpoint_thold_new_tokens", "cache", (9496, 9509),
+        "PR #24110, between the published 9496 and 9509",
+        "tools/server/server-context.cpp update_slots (pos_min_thold, has_new_tokens)",
+        new: "a cached prefix needs a checkpoint when the memory's pos_min is at least pos_next - n_swa, less 1 only when the whole prompt is cached",
+        old: "the threshold is pos_next - n_swa - 1 whatever is new";
+    CHECKPOINT_POS_MAX_GUARD = "checkpoint_pos_max_guard", "cache", (9592, 9596),
+        "between the published 9592 and 9596 ([TAG_CHECKPOINTS_FIX_POS_MIN] workaround)",
+        "tools/server/server-context.cpp update_slots (the checkpoint search)",
+        new: "a checkpoint whose pos_max lies past the cached prefix's end is never restored",
+        old: "the newest checkpoint with pos_min below the threshold (or 0) is restored whatever its pos_max";
+    CHECKPOINT_USER_BREAK_SPACED = "checkpoint_user_break_spaced", "cache", (9934, 9940),
+        "between the published 9934 and 9940",
+        "tools/server/server-context.cpp update_slots (the prompt batch loop)",
+        new: "a prompt batch ends before a user message only at the last user message, while the slot has no checkpoint, or past checkpoint_min_step from the last one",
+        old: "a prompt batch ends before every user message (the handler's message delimiters)";
+    CHECKPOINT_NEAR_END_SPACING = "checkpoint_near_end_spacing", "cache", (9976, 9981),
+        "between the published 9976 and 9981",
+        "tools/server/server-context.cpp update_slots (do_checkpoint)",
+        new: "a checkpoint within n_ubatch of the prompt's end is made however close it is to the last one",
+        old: "only the last user message's start is exempt from checkpoint_min_step";
+    CHECKPOINT_EVICT_SPACED = "checkpoint_evict_spaced", "cache", (9976, 9981),
+        "between the published 9976 and 9981",
+        "tools/server/server-context.cpp create_checkpoint",
+        new: "each new checkpoint first erases earlier requests' checkpoints within checkpoint_min_step of the one before them",
+        old: "a new checkpoint erases only the oldest, when the slot holds n_ctx_checkpoints";
+    CHECKPOINT_EVICT_WHEN_FULL = "checkpoint_evict_when_full", "cache", (10852, 10865),
+        "between the published 10852 and 10865",
+        "tools/server/server-context.cpp create_checkpoint",
+        new: "earlier requests' close checkpoints are erased only while the list is full, and a checkpoint at the same token count replaces the old one",
+        old: "they are erased on every new checkpoint (short prompts keep only the oldest), and two checkpoints may share a token count";
 
     // llama-server's request handling (tools/server/).
     REASONING_EFFORT_NONE = "reasoning_effort_none", "server", (10108, 10121),

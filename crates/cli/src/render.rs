@@ -73,6 +73,9 @@ pub(crate) fn turn_json(t: &ollama::cache::TurnView) -> Json {
     if !t.release_rules.is_empty() {
         j["release_rules"] = build_rules_json(&t.release_rules);
     }
+    if let Some(c) = &t.checkpoints {
+        j["checkpoints"] = serde_json::to_value(c).unwrap_or(Json::Null);
+    }
     j
 }
 
@@ -105,6 +108,13 @@ fn explain_json(ex: &Explain) -> Json {
     });
     if !ex.format_rule.is_empty() {
         j["format_rule"] = json!(ex.format_rule);
+    }
+    if !ex.message_delimiters.is_empty() {
+        j["message_delimiters"] = ex
+            .message_delimiters
+            .iter()
+            .map(|(r, d)| json!({"role": r, "delimiter": d}))
+            .collect();
     }
     j
 }

@@ -16,6 +16,7 @@ use crate::apply::GenParams;
 use crate::template::{direct_apply, Template};
 
 const USER_MSG: &str = "U_USER_MSG Hello END_U";
+const USER_MSG_TWO: &str = "V_USER_MSG Hello END_V";
 const ASSISTANT_MSG: &str = "A_ASST_MSG I can help END_A";
 const THINKING_CONTENT: &str = "REASON_PART I am thinking END_R";
 const FUN_FIRST: &str = "FFF_FIRST_FUN_F";
@@ -277,6 +278,17 @@ struct Probe {
     enable_thinking: bool,
 }
 
+/// A probe of `messages` without tools or a generation prompt, thinking on
+/// (`template_params` as most of the analysis sets it).
+fn probe(messages: Json) -> Probe {
+    Probe {
+        messages,
+        tools: Json::Null,
+        add_generation_prompt: false,
+        enable_thinking: true,
+    }
+}
+
 /// `apply_template`: `None` where the template fails.
 fn apply_probe(tmpl: &Template, p: &Probe, now: i64) -> Option<Vec<u8>> {
     let params = GenParams {
@@ -399,12 +411,7 @@ fn user_msg() -> Json {
 impl Analysis {
     /// `compare_reasoning_presence`.
     fn presence(&mut self, tmpl: &Template, now: i64) {
-        let base = Probe {
-            messages: json!([user_msg(), { "role": "assistant", "content": ASSISTANT_MSG }]),
-            tools: Json::Null,
-            add_generation_prompt: false,
-            enable_thinking: true,
-        };
+        let base = probe(json!([user_msg(), { "role": "assistant", "content": ASSISTANT_MSG }]));
         let Some(c) = compare(
             tmpl,
             &base,
@@ -631,6 +638,121 @@ pub fn analyze_template_at(tmpl: &Template, now: i64) -> Reasoning {
         start: String::from_utf8_lossy(&a.start).into_owned(),
         end: String::from_utf8_lossy(&a.end).into_owned(),
     }
+}
+
+/// `detect_assistant_start_marker`: what the template writes before an
+/// assistant message, up to its reasoning markers.
+fn assistant_start(tmpl: &Template, reasoning: &Reasoning, now: i64) -> Vec<u8> {
+    let base = probe(json!([user_msg()]));
+    let Some(c) = compare(
+        tmpl,
+        &base,
+        |p| p.messages = json!([user_msg(), { "role": "assistant", "content": ASSISTANT_MSG }]),
+        now,
+    ) else {
+        return Vec::new();
+    };
+    let right = &c.diff.right;
+    let mut prefix = right[..find(right, ASSISTANT_MSG.as_bytes()).unwrap_or(right.len())].to_vec();
+    for marker in [&reasoning.start, &reasoning.end] {
+        if marker.is_empty() {
+            continue;
+        }
+        if let Some(i) = find(&prefix, trim(marker.as_bytes())) {
+            prefix.truncate(i);
+        }
+    }
+    trim(&prefix).to_vec()
+}
+
+/// `detect_user_start_marker`: the markers the template writes before a
+/// user message, less a leading end marker.
+fn user_start(tmpl: &Template, now: i64) -> Vec<u8> {
+    let user = || json!({ "role": "user", "content": USER_MSG });
+    let assistant = || json!({ "role": "assistant", "content": ASSISTANT_MSG });
+    let two = || json!({ "role": "user", "content": USER_MSG_TWO });
+    let mut base = probe(json!([]));
+    let c = match compare(tmpl, &base, |p| p.messages = json!([user()]), now) {
+        Some(c) => c,
+        None => {
+            base.messages = json!([two(), assistant()]);
+            match compare(
+                tmpl,
+                &base,
+                |p| p.messages = json!([two(), assistant(), user()]),
+                now,
+            ) {
+                Some(c) => c,
+                None => return Vec::new(),
+            }
+        }
+    };
+    let mut msg: &[u8] = &c.diff.right;
+    if let Some(i) = find(msg, ASSISTANT_MSG.as_bytes()) {
+        msg = &msg[i + ASSISTANT_MSG.len()..];
+    }
+    let candidate = &msg[..find(msg, USER_MSG.as_bytes()).unwrap_or(msg.len())];
+    let mut out = Vec::new();
+    let mut seen_marker = false;
+    for seg in segmentize_markers(candidate) {
+        let lower = seg.value.to_ascii_lowercase();
+        if seg.ty == SegType::Marker
+            && !seen_marker
+            && (find(&lower, b"end").is_some() || find(&lower, b"close").is_some())
+        {
+            continue;
+        }
+        if seg.ty == SegType::Text && !seen_marker && trim(&seg.value).is_empty() {
+            continue;
+        }
+        seen_marker |= seg.ty == SegType::Marker;
+        out.extend_from_slice(&seg.value);
+    }
+    trim(&out).to_vec()
+}
+
+/// The message delimiters the autoparser declares (common/chat.cpp: its
+/// `assistant_start` and `user_start`, after the analysis's workarounds),
+/// which llama-server tokenizes to find where user messages start in a
+/// prompt and checkpoints there.
+pub fn autoparser_delimiters(tmpl: &Template, now: i64) -> Vec<(String, String)> {
+    let mut assistant = assistant_start(tmpl, tmpl.reasoning(), now);
+    let mut user = user_start(tmpl, now);
+    let src = tmpl.source();
+    // Cohere Command R+ (content wrapped in <|CHATBOT_TOKEN|>...)
+    if src.contains("<|CHATBOT_TOKEN|>") && src.contains("<|END_OF_TURN_TOKEN|>") {
+        user = b"<|START_OF_TURN_TOKEN|><|USER_TOKEN|>".to_vec();
+    }
+    // Nemotron Nano v2
+    if src.contains("<SPECIAL_10>")
+        && src.contains("<SPECIAL_11>")
+        && src.contains("<SPECIAL_12>")
+        && src.contains("<TOOL_RESPONSE>")
+    {
+        assistant = b"<SPECIAL_11>Assistant".to_vec();
+        user = b"<SPECIAL_11>User".to_vec();
+    }
+    // Fireworks
+    if src.contains("{%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\\n\\n' + message['content'] | trim + '\\n' + system_prompt_suffix + '<|eot_id|>' -%}") {
+        assistant = b"<|start_header_id|>assistant<|end_header_id|>".to_vec();
+        user = b"<|start_header_id|>user<|end_header_id|>".to_vec();
+    }
+    // Solar Open
+    if src.contains("<|begin|>assistant<|think|><|end|>") {
+        assistant = b"<|begin|>assistant".to_vec();
+    }
+    // Apriel 1.6
+    if src.contains("if not loop.last and '[BEGIN FINAL RESPONSE]' in asst_text") {
+        user = b"<|begin_user|>".to_vec();
+        assistant = b"<|begin_assistant|>".to_vec();
+    }
+    let mut out = Vec::new();
+    for (role, d) in [("assistant", assistant), ("user", user)] {
+        if !d.is_empty() {
+            out.push((role.to_string(), String::from_utf8_lossy(&d).into_owned()));
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -399,6 +399,22 @@ fn autoparser(tmpl: &Template, inputs: &GenParams) -> Result<ChatParams, Error> 
     Ok(data)
 }
 
+/// The message delimiters (role, text) of the handler that built `params`
+/// for `tmpl`, as llama-server's `/v1/chat/completions` passes them on
+/// (`message_delimiters`): it checkpoints a model's memory where user
+/// messages start.
+pub fn message_delimiters(tmpl: &Template, params: &ChatParams) -> Vec<(String, String)> {
+    // the handler's rows are not noted: the delimiters do not change the
+    // prompt (`handlers::delimiter_rows` names them where they matter)
+    match handlers::message_delimiters(params.handler, tmpl.rules()) {
+        Some(list) => list
+            .into_iter()
+            .map(|(r, d)| (r.to_string(), d.to_string()))
+            .collect(),
+        None => tmpl.autoparser_delimiters().to_vec(),
+    }
+}
+
 /// `common_chat_templates_support_enable_thinking`.
 pub fn supports_enable_thinking(tmpls: &ChatTemplates, now: i64) -> Result<bool, Error> {
     let inputs = Inputs {

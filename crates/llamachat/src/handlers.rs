@@ -641,3 +641,85 @@ pub fn try_specialized(
     };
     Ok(Some(r))
 }
+
+/// The message delimiters a dedicated handler declares (common/chat.cpp,
+/// `data.message_delimiters`), in the order llama-server tries them; `None`
+/// for the autoparser, whose delimiters come from the template's analysis.
+/// Handlers not listed declare none. [`delimiter_rows`] names the rows that
+/// decide.
+pub fn message_delimiters(
+    handler: &str,
+    rules: &changes::Rules,
+) -> Option<Vec<(&'static str, &'static str)>> {
+    const IM: [(&str, &str); 5] = [
+        ("assistant", "<|im_start|>assistant"),
+        ("tool", "<|im_start|>user\n<tool_response>"),
+        ("tool", "<|im_start|>tool_response"),
+        ("user", "<|im_start|>user"),
+        ("system", "<|im_start|>system"),
+    ];
+    Some(match handler {
+        "autoparser" => return None,
+        // Qwen3-Coder, Qwen3.5, Nemotron Nano 3, StepFun-3.5-Flash
+        "qwen3-coder" => IM.to_vec(),
+        "minicpm5" => vec![IM[0], IM[1], IM[3], IM[4]],
+        "gpt-oss" => vec![
+            ("assistant", "<|start|>assistant"),
+            ("user", "<|start|>user"),
+            ("system", "<|start|>developer"),
+            ("system", "<|start|>system"),
+            ("tool", "<|start|>functions"),
+        ],
+        "muse-glimmer" => vec![
+            ("assistant", "<|start|>assistant"),
+            ("user", "<|start|>user"),
+            ("system", "<|start|>system"),
+            ("tool", "<|start|>tool"),
+        ],
+        "gemma4" => vec![("user", "<|turn>user"), ("assistant", "<|turn>model")],
+        "kimi-k3" => vec![
+            ("assistant", "<|open|>message role=\"assistant\"<|sep|>"),
+            ("user", "<|open|>message role=\"user\"<|sep|>"),
+            ("tool", "<|open|>message role=\"tool\""),
+            ("system", "<|open|>message role=\"system\""),
+        ],
+        "cohere2moe" => vec![
+            ("assistant", "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"),
+            ("user", "<|START_OF_TURN_TOKEN|><|USER_TOKEN|>"),
+            (
+                "tool",
+                "<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>",
+            ),
+            ("system", "<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>"),
+        ],
+        "ling3" => vec![
+            ("assistant", "<role>ASSISTANT</role>"),
+            ("user", "<role>HUMAN</role>"),
+            ("tool", "<role>OBSERVATION</role>"),
+            ("system", "<role>SYSTEM</role>"),
+        ],
+        // before: none (no user-message checkpoints); not noted among the
+        // render's rows: the delimiters do not change the prompt
+        "deepseek-v3.2" if rules.has(&changes::llamacpp::DEEPSEEK_MESSAGE_DELIMITERS) => {
+            vec![("assistant", "<｜Assistant｜>"), ("user", "<｜User｜>")]
+        }
+        "minimax-m3" => vec![
+            ("assistant", "]~b]ai"),
+            ("user", "]~b]user"),
+            ("tool", "]~b]tool"),
+            ("system", "]~b]developer"),
+            ("system", "]~b]system"),
+        ],
+        _ => Vec::new(),
+    })
+}
+
+/// The rows of the change table that decide a handler's message
+/// delimiters (shown where the delimiters matter: the cache view).
+pub fn delimiter_rows(handler: &str) -> Vec<&'static changes::Change> {
+    match handler {
+        "deepseek-v3.2" => vec![&changes::llamacpp::DEEPSEEK_MESSAGE_DELIMITERS],
+        "ling3" => vec![&changes::llamacpp::HANDLER_LING3],
+        _ => Vec::new(),
+    }
+}

@@ -28,6 +28,7 @@ pub struct Template {
     /// The differential analysis, done once per template (it renders the
     /// template on its own probe conversations, whatever the request).
     analysis: std::cell::OnceCell<crate::analyze::Reasoning>,
+    delimiters: std::cell::OnceCell<Vec<(String, String)>>,
     /// The llama.cpp build whose engine and rules this is, and the rows of
     /// its change table consulted so far (parsing, probes, renders).
     rules: std::rc::Rc<changes::Rules>,
@@ -68,6 +69,7 @@ impl Template {
             caps,
             exhausted: std::cell::RefCell::new(None),
             analysis: std::cell::OnceCell::new(),
+            delimiters: std::cell::OnceCell::new(),
             rules,
         })
     }
@@ -97,6 +99,13 @@ impl Template {
     pub fn reasoning(&self) -> &crate::analyze::Reasoning {
         self.analysis
             .get_or_init(|| crate::analyze::analyze_template(self))
+    }
+
+    /// The autoparser's message delimiters (role, text), as
+    /// [`crate::analyze::autoparser_delimiters`] finds them (on first use).
+    pub fn autoparser_delimiters(&self) -> &[(String, String)] {
+        self.delimiters
+            .get_or_init(|| crate::analyze::autoparser_delimiters(self, 0))
     }
 
     /// `original_caps()`.

@@ -88,6 +88,17 @@ pub fn reuse_in(held: &[u32], prompt: &[u32], cache_prompt: bool, rules: &change
     if cache_n == prompt.len() && cache_n > 0 {
         cache_n -= 1;
     }
+    reuse_of(held, prompt, common_prefix, cache_n, rules)
+}
+
+/// The figures for `cache_n` tokens taken from the cache.
+fn reuse_of(
+    held: &[u32],
+    prompt: &[u32],
+    common_prefix: usize,
+    cache_n: usize,
+    rules: &changes::Rules,
+) -> Reuse {
     let prompt_n = prompt.len() - cache_n;
     let reported = if cache_n == 0 || rules.on(&changes::ollama::PROMPT_EVAL_COUNT_INCLUDES_CACHE) {
         cache_n + prompt_n
@@ -424,9 +435,44 @@ pub struct TurnView {
     /// The new prompt as sent to llama-server.
     pub prompt: String,
     /// The rows of the release's table the reuse consulted
-    /// (`cache_prompt_always`, `prompt_eval_count_includes_cache`).
+    /// (`cache_prompt_always`, `prompt_eval_count_includes_cache`, and
+    /// llama.cpp's checkpoint rows for a model that needs them).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub release_rules: Vec<server::BuildRule>,
+    /// For a model whose memory cannot be cut back to any token
+    /// (sliding-window attention, recurrent layers): the context
+    /// checkpoints that decided the reuse.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoints: Option<Checkpoints>,
+}
+
+/// How llama-server's context checkpoints decided a turn's reuse
+/// (`slot`): the whole conversation replayed through the slot, each
+/// earlier prompt followed by its assumed reply.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Checkpoints {
+    /// The model's memory, in words.
+    pub memory: String,
+    /// `n_swa`, for sliding-window attention.
+    pub n_swa: Option<u32>,
+    /// Recurrent layers (a recurrent or hybrid architecture).
+    pub recurrent: bool,
+    /// The checkpoints the slot held when the new turn came (token count,
+    /// positions, the request that made them: 1 is the conversation's
+    /// first).
+    pub held: Vec<slot::Checkpoint>,
+    /// Where user messages start in the new prompt (the handler's message
+    /// delimiters; none for a prompt sent to `/completion`).
+    pub user_starts: Vec<usize>,
+    /// The memory's lowest position, and the lowest the cached prefix
+    /// needs (`pos_min_thold`), when the cache was asked.
+    pub pos_min: Option<(i32, i32)>,
+    /// The checkpoint restored.
+    pub restored: Option<slot::Checkpoint>,
+    /// No checkpoint served: the whole prompt was evaluated again.
+    pub reset: bool,
+    /// What happened, in a line.
+    pub why: String,
 }
 
 fn with_messages(case: &RenderCase, n: usize) -> RenderCase {
@@ -487,26 +533,20 @@ pub fn last_turn(
     Some(turn_after(case, reply, end, tok, Some(current)))
 }
 
-fn turn_after(
+/// The reply to the prompt of `messages[..reply]` (`prev`, rendered as
+/// `prev_r`) as the model would have written it: its text, how it was
+/// taken, and its tokens (see [`turn`]).
+fn assumed_reply(
     case: &RenderCase,
+    r: &api::Message,
     reply: usize,
-    end: usize,
+    prev_r: &Rendered,
+    prev: &str,
     tok: &dyn PromptTokens,
-    current: Option<(&Rendered, &Seen)>,
-) -> Result<TurnView, String> {
-    let prev_case = with_messages(case, reply);
-    let (prev_r, prev) = rendered(&prev_case, tok, "the previous turn")?;
-    let prev_seen = seen(&prev_case, &prev_r, &prev, tok)?;
-    let msgs = case.request["messages"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    let decoded = api::decode_messages(&Json::Array(msgs[..end].to_vec()))
-        .map_err(|e| format!("messages: {}", e.0))?;
-    let r = &decoded[reply];
+) -> Result<(String, String, Vec<u32>), String> {
     let prefilled = rendered(&with_messages(case, reply + 1), tok, "the reply")
         .ok()
-        .and_then(|(_, p)| p.strip_prefix(prev.as_str()).map(str::to_string))
+        .and_then(|(_, p)| p.strip_prefix(prev).map(str::to_string))
         .filter(|s| !s.is_empty());
     let (mut reply_text, mut assumption) = match prefilled {
         Some(t) => (
@@ -532,6 +572,27 @@ fn turn_after(
         ));
     }
     let reply_ids = tok.text_tokens(&reply_text)?;
+    Ok((reply_text, assumption, reply_ids))
+}
+
+fn turn_after(
+    case: &RenderCase,
+    reply: usize,
+    end: usize,
+    tok: &dyn PromptTokens,
+    current: Option<(&Rendered, &Seen)>,
+) -> Result<TurnView, String> {
+    let prev_case = with_messages(case, reply);
+    let (prev_r, prev) = rendered(&prev_case, tok, "the previous turn")?;
+    let prev_seen = seen(&prev_case, &prev_r, &prev, tok)?;
+    let msgs = case.request["messages"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let decoded = api::decode_messages(&Json::Array(msgs[..end].to_vec()))
+        .map_err(|e| format!("messages: {}", e.0))?;
+    let (reply_text, assumption, reply_ids) =
+        assumed_reply(case, &decoded[reply], reply, &prev_r, &prev, tok)?;
     let held_prompt = prev_seen.evaluated();
     let mut held = held_prompt.clone();
     held.extend_from_slice(&reply_ids);
@@ -552,12 +613,51 @@ fn turn_after(
     // cache_prompt followed the request's shift before cache_prompt_always
     let shift_off = case.request.get("shift").and_then(Json::as_bool) == Some(false);
     let cache_prompt = !shift_off || rules.on(&changes::ollama::CACHE_PROMPT_ALWAYS);
-    let reuse = reuse_in(&held, &new, cache_prompt, &rules);
-    let release_rules = rules
+    let mut reuse = reuse_in(&held, &new, cache_prompt, &rules);
+    let memory = memory_of(case, tok);
+    let checkpoints = if memory.checkpoints() {
+        let replay = Replay {
+            case,
+            reply,
+            cache_prompt,
+            tok,
+        };
+        let num_batch = case
+            .request
+            .pointer("/options/num_batch")
+            .and_then(Json::as_u64)
+            .filter(|&n| n > 0)
+            .unwrap_or(512) as u32;
+        let params = slot::Params::ollama(cur_seen.runner.num_ctx.max(1) as u32, num_batch);
+        let mut s = slot::Slot::new(params, memory, &rules);
+        replay.earlier(&mut s)?;
+        let prev_spans = spans(&prev_r, &held_prompt, tok)?;
+        s.request(&held_prompt, &prev_spans, cache_prompt)
+            .map_err(|e| e.to_string())?;
+        s.decoded(&reply_ids).map_err(|e| e.to_string())?;
+        let before = s.checkpoints().to_vec();
+        let new_spans = spans(cur_r, &new, tok)?;
+        let o = s
+            .request(&new, &new_spans, cache_prompt)
+            .map_err(|e| e.to_string())?;
+        reuse = reuse_of(&held, &new, reuse.common_prefix, o.cache_n, &rules);
+        Some(checkpoint_view(memory, before, &new_spans, o))
+    } else {
+        None
+    };
+    let mut release_rules: Vec<server::BuildRule> = rules
         .applied()
         .into_iter()
         .map(|c| server::BuildRule::of(c, &rules))
         .collect();
+    if checkpoints.is_some() {
+        // the rows that decided where user messages start
+        for r in &cur_r.explain.delimiter_rules {
+            if !release_rules.iter().any(|x| x.id == r.id) {
+                release_rules.push(r.clone());
+            }
+        }
+    }
 
     let offsets = |text: &str, ids: &[u32]| {
         let pieces: Vec<Vec<u8>> = ids.iter().map(|&i| tok.piece(i)).collect();
@@ -628,7 +728,103 @@ fn turn_after(
         reply_text,
         prompt: cur_seen.sent.clone(),
         release_rules,
+        checkpoints,
     })
+}
+
+/// The model's memory as llama.cpp builds it, from its architecture and
+/// sliding window.
+fn memory_of(case: &RenderCase, tok: &dyn PromptTokens) -> slot::Memory {
+    let (arch, window) = match &case.model.gguf {
+        Some(g) => (g.architecture.as_str(), g.sliding_window),
+        None => (tok.architecture(), None),
+    };
+    slot::Memory::of(arch, window)
+}
+
+/// Where user messages start in `tokens`, from the handler's message
+/// delimiters (native chat), tokenized as llama-server does.
+fn spans(r: &Rendered, tokens: &[u32], tok: &dyn PromptTokens) -> Result<slot::Spans, String> {
+    let mut delims = Vec::new();
+    for (role, text) in &r.explain.message_delimiters {
+        delims.push(slot::Delimiter {
+            role: slot::Role::parse(role),
+            tokens: tok.text_tokens(text)?,
+        });
+    }
+    Ok(slot::Spans::find(tokens, &delims))
+}
+
+/// The conversation's earlier turns, replayed through a slot.
+struct Replay<'a> {
+    case: &'a RenderCase,
+    reply: usize,
+    cache_prompt: bool,
+    tok: &'a dyn PromptTokens,
+}
+
+impl Replay<'_> {
+    /// Each turn before the one whose reply is `self.reply`: its prompt
+    /// requested, its assumed reply decoded.
+    fn earlier(&self, s: &mut slot::Slot) -> Result<(), String> {
+        let msgs = self.case.request["messages"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        for (a, _) in turns(self.case)
+            .into_iter()
+            .filter(|&(a, _)| a < self.reply)
+        {
+            let c = with_messages(self.case, a);
+            let (r, p) = rendered(&c, self.tok, "an earlier turn")?;
+            let seen = seen(&c, &r, &p, self.tok)?;
+            let tokens = seen.evaluated();
+            s.request(&tokens, &spans(&r, &tokens, self.tok)?, self.cache_prompt)
+                .map_err(|e| e.to_string())?;
+            let decoded = api::decode_messages(&Json::Array(msgs[..=a].to_vec()))
+                .map_err(|e| format!("messages: {}", e.0))?;
+            let (_, _, ids) = assumed_reply(self.case, &decoded[a], a, &r, &p, self.tok)?;
+            s.decoded(&ids).map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+}
+
+fn checkpoint_view(
+    memory: slot::Memory,
+    held: Vec<slot::Checkpoint>,
+    spans: &slot::Spans,
+    o: slot::Outcome,
+) -> Checkpoints {
+    let what = match (memory.swa, memory.recurrent) {
+        (_, true) => "recurrent layers (one state per sequence)".to_string(),
+        (Some((n, _)), false) => format!("sliding-window attention (n_swa {n})"),
+        (None, false) => "full attention".to_string(),
+    };
+    let why = if let Some(c) = &o.restored {
+        format!(
+            "the memory ({what}) no longer holds what the cached prefix of {} tokens needs: llama-server restored the checkpoint made at token {} (request {}) and reuses {} tokens",
+            o.common_prefix, c.n_tokens, c.request, o.cache_n
+        )
+    } else if o.reset {
+        format!(
+            "the memory ({what}) no longer holds what the cached prefix of {} tokens needs and no checkpoint covers it: llama-server evaluates the whole prompt again",
+            o.common_prefix
+        )
+    } else {
+        format!("the memory ({what}) still holds the cached prefix: no checkpoint needed")
+    };
+    Checkpoints {
+        memory: what,
+        n_swa: memory.swa.map(|(n, _)| n),
+        recurrent: memory.recurrent,
+        held,
+        user_starts: spans.user_starts(),
+        pos_min: o.pos_min,
+        restored: o.restored,
+        reset: o.reset,
+        why,
+    }
 }
 
 fn snippet(s: &str) -> String {

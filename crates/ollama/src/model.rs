@@ -68,6 +68,10 @@ pub struct GgufFacts {
     pub audio: bool,
     /// `<arch>.context_length`: the training context, which caps `num_ctx`.
     pub context_length: Option<u64>,
+    /// `<arch>.attention.sliding_window`: the window of a model with
+    /// sliding-window attention, which decides what llama-server's cache
+    /// can reuse (`slot::Memory`).
+    pub sliding_window: Option<u64>,
 }
 
 /// A model name (types/model/name.go `Name`): host, namespace, model, tag

@@ -159,6 +159,15 @@ pub struct Explain {
     /// first token, or once the thinking ends); empty without one.
     #[serde(default)]
     pub format_rule: String,
+    /// Native chat: the message delimiters (role, text) llama-server's
+    /// chat handler declares, where it checkpoints a model's memory.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub message_delimiters: Vec<(String, String)>,
+    /// The rows of llama.cpp's table that decided the delimiters (listed
+    /// by the cache view, where they matter; they do not change the
+    /// prompt).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub delimiter_rules: Vec<BuildRule>,
 }
 
 /// A version-specific rule that applied to a render: a row of
@@ -881,6 +890,7 @@ fn chat(model: &Model, mut req: ChatRequest, settings: &Settings, ex: &mut Expla
             truncate,
             settings,
             ex,
+            true,
         );
     }
     let builtin = parsers::parser_capabilities(&loaded.model.parser).is_some();
@@ -1176,7 +1186,16 @@ fn generate(
             ex.messages = notes;
             let truncate =
                 (req.truncate != Some(false)).then(|| num_ctx(&req.options, settings, model));
-            return native(&loaded, &msgs, None, think.as_ref(), truncate, settings, ex);
+            return native(
+                &loaded,
+                &msgs,
+                None,
+                think.as_ref(),
+                truncate,
+                settings,
+                ex,
+                false,
+            );
         }
         ex.source_rule.push_str(if loaded.has_go_template {
             "; /api/generate still renders with the Go TEMPLATE in this release"
@@ -1221,7 +1240,9 @@ fn generate(
 /// Native mode: llama-server renders the GGUF chat template
 /// (`/apply-template`). With a tokenizer and `truncate` (`Some(num_ctx)`
 /// unless the request says `"truncate": false`), the oldest messages are
-/// dropped first as `truncateNativeChatMessages` does.
+/// dropped first as `truncateNativeChatMessages` does. `chat`: the chat
+/// endpoint, which goes to `/v1/chat/completions` with the handler's
+/// message delimiters (`/api/generate` sends a plain prompt).
 #[allow(clippy::too_many_arguments)]
 fn native(
     loaded: &Loaded,
@@ -1231,6 +1252,7 @@ fn native(
     truncate: Option<usize>,
     settings: &Settings,
     ex: &mut Explain,
+    chat: bool,
 ) -> R<Rendered> {
     let m = &loaded.model;
     let input = crate::native::NativeInput {
@@ -1299,6 +1321,11 @@ fn native(
     let mut kept = kept_system(msgs, first);
     kept.extend_from_slice(&msgs[first..]);
     let prompt = srv.render(&kept, input.tools, think);
+    if chat && prompt.is_ok() {
+        (ex.message_delimiters, ex.delimiter_rules) = srv
+            .message_delimiters(&kept, input.tools, think)
+            .unwrap_or_default();
+    }
     ex.build_rules = srv.build_rules();
     let prompt = prompt.map_err(|e| native_fail(e, ex))?;
     if let Some(tok) = settings.tokenizer {

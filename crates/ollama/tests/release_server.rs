@@ -71,6 +71,7 @@ fn model(m: &Json) -> Model {
             vision: m["vision"].as_bool().unwrap_or(false),
             audio: m["audio"].as_bool().unwrap_or(false),
             context_length: None,
+            sliding_window: None,
         }),
         has_projector: m["projector"].as_bool().unwrap_or(false),
         ..Model::default()

@@ -163,6 +163,9 @@ pub fn gguf_facts(f: &GgufFile) -> GgufFacts {
         vision: f.get("vision.block_count").is_some() || f.arch_get("vision.block_count").is_some(),
         audio: f.get("audio.block_count").is_some() || f.arch_get("audio.block_count").is_some(),
         context_length: f.arch_get("context_length").and_then(|v| v.as_u64()),
+        sliding_window: f
+            .arch_get("attention.sliding_window")
+            .and_then(|v| v.as_u64()),
     }
 }
 

@@ -106,6 +106,9 @@ impl fmt::Display for NativeError {
 
 impl std::error::Error for NativeError {}
 
+/// Message delimiters (role, text) and the rows that decided them.
+pub type Delimiters = (Vec<(String, String)>, Vec<crate::server::BuildRule>);
+
 /// llama-server with the model's template loaded: parsed once, its
 /// capabilities probed and its thinking default decided, for every
 /// render of one request.
@@ -158,6 +161,31 @@ impl NativeServer {
     ) -> Result<String, NativeError> {
         let body = body(messages, tools, think, None);
         self.render_body(&body)
+    }
+
+    /// The message delimiters (role, text) llama-server's
+    /// `/v1/chat/completions` passes on for these messages: the handler's
+    /// own, or the autoparser's (`llamachat::apply::message_delimiters`).
+    /// The server checkpoints a model's memory where user messages start.
+    /// Also the rows of llama.cpp's table that decided them.
+    pub fn message_delimiters(
+        &self,
+        messages: &[api::Message],
+        tools: Option<&[api::Tool]>,
+        think: Option<&api::Think>,
+    ) -> Result<Delimiters, NativeError> {
+        let body = body(messages, tools, think, None);
+        let params = llamachat::server::chat_params_parse(&body, &self.params, self.now)
+            .map_err(NativeError::request)?;
+        let tmpl = self
+            .params
+            .tmpls
+            .for_tools(tools.is_some_and(|t| !t.is_empty()));
+        let rows = llamachat::handlers::delimiter_rows(params.handler)
+            .into_iter()
+            .map(|c| crate::server::BuildRule::of(c, tmpl.rules()))
+            .collect();
+        Ok((llamachat::apply::message_delimiters(tmpl, &params), rows))
     }
 
     /// The prompt of a chat body as llama-server's `/apply-template`
