@@ -927,6 +927,47 @@ mod tests {
     }
 
     #[test]
+    fn a_windowed_model_shows_the_checkpoint_the_cache_goes_back_to() {
+        // Gemma 3 270M: sliding window 512, read from the GGUF
+        let path = testkit::model_cache().join("gemma-3-270m-q4_k_m.gguf");
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e}: run `bash scripts/fetch-models.sh`",
+                path.display()
+            )
+        });
+        let g = crate::gguf::Gguf::from_bytes("gemma-3-270m-q4_k_m.gguf", &bytes).unwrap();
+        assert_eq!(g.facts().sliding_window, Some(512));
+        let s = chat(
+            "{{ range .Messages }}<{{ .Role }}>{{ .Content }}\n{{ end }}<assistant>",
+            json!({"model": "m", "messages": [
+                {"role": "user", "content": "Hi"},
+                {"role": "assistant", "content": "Hello! How can I help?"},
+                {"role": "user", "content": "Tell me a joke"}]}),
+        );
+        let out = run_with(&s, TODAY, Some(&g));
+        let t = out.cache.unwrap().unwrap();
+        let c = t
+            .checkpoints
+            .as_ref()
+            .expect("a windowed model's turn has checkpoints");
+        // the whole conversation within the window: back to the checkpoint
+        // made 4 tokens before the previous prompt's end
+        let restored = c.restored.as_ref().unwrap();
+        assert_eq!(restored.n_tokens, t.previous_tokens - 4);
+        assert_eq!(t.reuse.cache_n, t.previous_tokens - 5);
+        let line = cache_summary(&t);
+        assert!(
+            line.contains("Checkpoints: the memory (sliding-window attention (n_swa 512))"),
+            "{line}"
+        );
+        assert!(t
+            .release_rules
+            .iter()
+            .any(|r| r.id == "checkpoint_evict_spaced"));
+    }
+
+    #[test]
     fn a_gguf_shows_the_runners_cut_of_a_prompt_still_too_long() {
         let g = crate::gguf::corpus_llama3();
         let mut s = crate::examples::by_id("llama3").unwrap().state();
