@@ -143,6 +143,12 @@ impl Gguf {
         self.file.chat_template(None)
     }
 
+    /// `tokenizer.chat_template.tool_use`: llama-server's template for
+    /// requests with tools.
+    pub fn tool_use_template(&self) -> Option<&str> {
+        self.file.chat_template(Some("tool_use"))
+    }
+
     /// BOS text, EOS text.
     pub fn bos_eos(&self) -> (String, String) {
         match self.vocab() {
@@ -181,10 +187,7 @@ impl Gguf {
             m.chat_template = self.chat_template().map(str::to_string);
         }
         if m.chat_template_tool_use.is_none() {
-            m.chat_template_tool_use = self
-                .file
-                .chat_template(Some("tool_use"))
-                .map(str::to_string);
+            m.chat_template_tool_use = self.tool_use_template().map(str::to_string);
         }
         if let Ok(v) = self.vocab() {
             m.bos_token = v.bos_text().unwrap_or_default();

@@ -158,7 +158,8 @@ pub fn render_as(
             let m = &state.model;
             let model = runtime::llama_server::Model {
                 chat_template: &m.chat_template,
-                chat_template_tool_use: "",
+                // the GGUF's second template, for requests with tools
+                chat_template_tool_use: gguf.and_then(|g| g.tool_use_template()).unwrap_or(""),
                 bos_token: &m.bos_token,
                 eos_token: &m.eos_token,
                 add_bos: false,
@@ -271,6 +272,53 @@ pub fn explain(
 mod tests {
     use super::*;
 
+    /// A GGUF holding only metadata: `general.architecture` and the given
+    /// strings (GGUF v3, no tensors).
+    fn gguf_of(strings: &[(&str, &str)]) -> crate::gguf::Gguf {
+        let mut kv = vec![("general.architecture", "llama")];
+        kv.extend_from_slice(strings);
+        let mut b = b"GGUF".to_vec();
+        b.extend_from_slice(&3u32.to_le_bytes());
+        b.extend_from_slice(&0u64.to_le_bytes());
+        b.extend_from_slice(&(kv.len() as u64).to_le_bytes());
+        let put = |b: &mut Vec<u8>, s: &str| {
+            b.extend_from_slice(&(s.len() as u64).to_le_bytes());
+            b.extend_from_slice(s.as_bytes());
+        };
+        for (k, v) in kv {
+            put(&mut b, k);
+            b.extend_from_slice(&8u32.to_le_bytes());
+            put(&mut b, v);
+        }
+        crate::gguf::Gguf::from_bytes("meta.gguf", &b).unwrap()
+    }
+
+    #[test]
+    fn llama_server_renders_requests_with_tools_with_the_ggufs_tool_use_template() {
+        let g = gguf_of(&[
+            (
+                "tokenizer.chat_template",
+                "D:{% for m in messages %}{{ m.content }}{% endfor %}",
+            ),
+            (
+                "tokenizer.chat_template.tool_use",
+                "T:{% for m in messages %}{{ m.content }}{% endfor %}",
+            ),
+        ]);
+        let tools = r#"[{"type": "function", "function": {"name": "f", "description": "", "parameters": {"type": "object", "properties": {}}}}]"#;
+        let mut s = chat(
+            g.chat_template().unwrap(),
+            &format!(
+                r#"{{"model": "m", "messages": [{{"role": "user", "content": "hi"}}], "tools": {tools}}}"#
+            ),
+        );
+        let rt = Runtime::LlamaServer(changes::Build::B10488);
+        let r = render_as(&s, "2026-12-05", Some(&g), rt).unwrap();
+        assert_eq!(r.prompt.unwrap(), "T:hi");
+        s.request = r#"{"model": "m", "messages": [{"role": "user", "content": "hi"}]}"#.into();
+        let r = render_as(&s, "2026-12-05", Some(&g), rt).unwrap();
+        assert_eq!(r.prompt.unwrap(), "D:hi");
+    }
     fn chat(template: &str, request: &str) -> State {
         let mut s = State {
             endpoint: Endpoint::Chat,
