@@ -57,6 +57,11 @@ describe('explain pane', () => {
       assert.equal(await app.page.getByTestId('release-select').inputValue(), '0.33.0-rc2');
       assert.equal(await app.page.getByTestId('model-runtime-native').textContent(), '· native mode on llama-server b10488');
       assert.match(await app.page.getByTestId('explain-llamacpp').textContent(), /^b10488 native mode renders on llama\.cpp b10488/);
+      // where llama-server finds the user messages (the autoparser's markers of this ChatML template)
+      assert.equal(
+        await app.page.getByTestId('explain-delimiters').textContent(),
+        'assistant: "<|im_start|>assistant", user: "<|im_start|>user"',
+      );
       // With think unset llama-server's default applies, and the prompt still renders.
       await app.thinkSelect.selectOption('');
       await eventually(async () => assert.match(await app.promptText(), /<\|im_start\|>user\nHi!<\|im_end\|>/));

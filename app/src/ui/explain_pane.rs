@@ -33,6 +33,7 @@ struct Facts {
     think: Option<String>,
     think_rule: String,
     format_rule: String,
+    delimiters: String,
     leading_bos: Option<String>,
     tool_renames: Vec<(String, String)>,
     truncation: Option<String>,
@@ -220,6 +221,12 @@ pub fn ExplainPane() -> impl IntoView {
                     think: e.think.clone(),
                     think_rule: e.think_rule.clone(),
                     format_rule: e.format_rule.clone(),
+                    delimiters: e
+                        .message_delimiters
+                        .iter()
+                        .map(|(r, d)| format!("{r}: {d:?}"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
                     leading_bos: e.leading_bos.clone(),
                     tool_renames: e.tool_renames.clone(),
                     truncation: e.truncation.as_ref().map(|t| {
@@ -439,6 +446,15 @@ pub fn ExplainPane() -> impl IntoView {
                     let rule = facts.with(|f| f.format_rule.clone());
                     (!rule.is_empty())
                         .then(|| view! { <dt>"format"</dt> <dd data-testid="explain-format"><span class="rule">{rule}</span></dd> })
+                }}
+                {move || {
+                    // native chat: where llama-server finds user messages
+                    // (and checkpoints a windowed or recurrent model's memory)
+                    let d = facts.with(|f| f.delimiters.clone());
+                    (!d.is_empty()).then(|| view! {
+                        <dt>"delimiters"</dt>
+                        <dd data-testid="explain-delimiters" title="the message delimiters llama-server's chat handler declares: a context checkpoint is made where the last user message starts">{d}</dd>
+                    })
                 }}
                 {move || {
                     facts
