@@ -489,7 +489,7 @@ fn rendered(
     what: &str,
 ) -> Result<(Rendered, String), String> {
     let r = case
-        .render(Some(tok as &dyn TokenCounter))
+        .render_prompt(Some(tok as &dyn TokenCounter))
         .map_err(|f| format!("{what}: {}", f.message))?;
     let p = r
         .prompt

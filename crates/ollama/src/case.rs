@@ -278,6 +278,7 @@ impl RenderCase {
             default_num_ctx: 4096,
             relax_thinking,
             release: self.release,
+            message_costs: false,
         };
         server::answer_setup(self.endpoint, &self.model, &self.request, &settings, prompt)
     }
@@ -313,6 +314,22 @@ impl RenderCase {
 
     /// Renders the case.
     pub fn render(&self, tokenizer: Option<&dyn TokenCounter>) -> Result<Rendered, Failure> {
+        self.render_with(tokenizer, true)
+    }
+
+    /// [`RenderCase::render`] without each message's token count
+    /// (`Explain::message_tokens` left empty): the prompt, truncation and
+    /// the rest of the explanation as `render` gives them, at a fraction of
+    /// the renders.
+    pub fn render_prompt(&self, tokenizer: Option<&dyn TokenCounter>) -> Result<Rendered, Failure> {
+        self.render_with(tokenizer, false)
+    }
+
+    fn render_with(
+        &self,
+        tokenizer: Option<&dyn TokenCounter>,
+        message_costs: bool,
+    ) -> Result<Rendered, Failure> {
         if let Some(route) = self.embed {
             return Err(Failure {
                 message: format!(
@@ -345,6 +362,7 @@ impl RenderCase {
             default_num_ctx: 4096,
             relax_thinking,
             release: self.release,
+            message_costs,
         };
         server::render(self.endpoint, &self.model, &self.request, &settings).map_err(|mut f| {
             if let Some(rc) = &self.route {

@@ -69,6 +69,10 @@ pub struct Settings<'a> {
     /// The Ollama release: its own rows of `changes::ollama::TABLE`, and
     /// the llama.cpp build its llama-server is (native mode).
     pub release: changes::Release,
+    /// Count each message's tokens for the explanation
+    /// (`Explain::message_tokens`: one render per message); off where only
+    /// the prompt is wanted (the cache view's replay of earlier turns).
+    pub message_costs: bool,
 }
 
 /// The llama.cpp build the newest supported Ollama release compiles
@@ -84,6 +88,7 @@ impl Default for Settings<'_> {
             default_num_ctx: 4096,
             relax_thinking: false,
             release: changes::Release::NEWEST,
+            message_costs: true,
         }
     }
 }
@@ -716,7 +721,7 @@ fn chat_prompt(
     if settings.tokenizer.is_some() {
         go_template_wrote_into_system(p, msgs, first, &mut system, notes);
     }
-    if let Some(tok) = settings.tokenizer {
+    if let Some(tok) = settings.tokenizer.filter(|_| settings.message_costs) {
         let mut suffix = vec![0i64; msgs.len() + 1];
         for i in (0..msgs.len()).rev() {
             let prompt = render_prompt(p, &msgs[i..], &mut Explain::default())
@@ -936,6 +941,7 @@ fn chat(model: &Model, mut req: ChatRequest, settings: &Settings, ex: &mut Expla
             default_num_ctx: settings.default_num_ctx,
             relax_thinking: settings.relax_thinking,
             release: settings.release,
+            message_costs: settings.message_costs,
         }
     } else {
         Settings {
@@ -945,6 +951,7 @@ fn chat(model: &Model, mut req: ChatRequest, settings: &Settings, ex: &mut Expla
             default_num_ctx: settings.default_num_ctx,
             relax_thinking: settings.relax_thinking,
             release: settings.release,
+            message_costs: settings.message_costs,
         }
     };
     let (prompt, images) = chat_prompt(
@@ -1223,6 +1230,7 @@ fn generate(
         default_num_ctx: settings.default_num_ctx,
         relax_thinking: false,
         release: settings.release,
+        message_costs: settings.message_costs,
     };
     let (prompt, images) = chat_prompt(&prepared, &msgs, ctx, &s, &mut notes, ex)?;
     if !loaded.model.renderer.is_empty() {
@@ -1328,7 +1336,7 @@ fn native(
     }
     ex.build_rules = srv.build_rules();
     let prompt = prompt.map_err(|e| native_fail(e, ex))?;
-    if let Some(tok) = settings.tokenizer {
+    if let Some(tok) = settings.tokenizer.filter(|_| settings.message_costs) {
         let mut suffix = vec![0i64; msgs.len() + 1];
         for i in (0..msgs.len()).rev() {
             let text = srv

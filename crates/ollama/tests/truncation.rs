@@ -304,3 +304,22 @@ fn kept_system_messages_carry_the_last_trials_merge() {
         .iter()
         .all(|m| m.notes.iter().all(|n| !n.contains("in place"))));
 }
+
+#[test]
+fn without_message_costs_the_prompt_and_truncation_are_the_same() {
+    // the cache view's replay renders without each message's count
+    for (m, num_ctx) in [(model(), 12), (native_model(), 12)] {
+        let req =
+            json!({"model": "demo", "messages": conversation(), "options": {"num_ctx": num_ctx}});
+        let full = render(Endpoint::Chat, &m, &req, &settings()).unwrap();
+        let lean = Settings {
+            message_costs: false,
+            ..settings()
+        };
+        let quick = render(Endpoint::Chat, &m, &req, &lean).unwrap();
+        assert_eq!(quick.prompt, full.prompt);
+        assert_eq!(quick.explain.truncation, full.explain.truncation);
+        assert_eq!(full.explain.message_tokens.len(), 5);
+        assert!(quick.explain.message_tokens.is_empty());
+    }
+}
