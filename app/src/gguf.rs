@@ -176,6 +176,7 @@ impl Gguf {
                 .file
                 .arch_get("attention.sliding_window")
                 .and_then(|v| v.as_u64()),
+            block_count: self.file.arch_get("block_count").and_then(|v| v.as_u64()),
         }
     }
 

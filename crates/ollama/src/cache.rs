@@ -735,11 +735,11 @@ fn turn_after(
 /// The model's memory as llama.cpp builds it, from its architecture and
 /// sliding window.
 fn memory_of(case: &RenderCase, tok: &dyn PromptTokens) -> slot::Memory {
-    let (arch, window) = match &case.model.gguf {
-        Some(g) => (g.architecture.as_str(), g.sliding_window),
-        None => (tok.architecture(), None),
+    let (arch, window, layers) = match &case.model.gguf {
+        Some(g) => (g.architecture.as_str(), g.sliding_window, g.block_count),
+        None => (tok.architecture(), None, None),
     };
-    slot::Memory::of(arch, window)
+    slot::Memory::of(arch, window, layers)
 }
 
 /// Where user messages start in `tokens`, from the handler's message

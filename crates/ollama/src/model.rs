@@ -72,6 +72,8 @@ pub struct GgufFacts {
     /// sliding-window attention, which decides what llama-server's cache
     /// can reuse (`slot::Memory`).
     pub sliding_window: Option<u64>,
+    /// `<arch>.block_count` (a loader may decide the window by it).
+    pub block_count: Option<u64>,
 }
 
 /// A model name (types/model/name.go `Name`): host, namespace, model, tag

@@ -72,6 +72,7 @@ fn model(m: &Json) -> Model {
             audio: m["audio"].as_bool().unwrap_or(false),
             context_length: None,
             sliding_window: None,
+            block_count: None,
         }),
         has_projector: m["projector"].as_bool().unwrap_or(false),
         ..Model::default()

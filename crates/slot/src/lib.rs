@@ -177,47 +177,74 @@ pub const HYBRID_ARCHS: &[&str] = &[
     "minimax-01",
 ];
 
-/// The sliding window an architecture's loader sets (src/models/*.cpp
-/// `load_hparams` at b10488): `Some(default)` for the architectures that
-/// have windowed layers, the default being the window used when the GGUF
-/// has no `<arch>.attention.sliding_window` (`None`: no window then).
-const SWA_ARCHS: &[(&str, Option<u32>, SwaType)] = &[
-    ("gemma2", Some(4096), SwaType::Standard),
-    ("gemma3", None, SwaType::Standard),
-    ("gemma3n", None, SwaType::Standard),
-    ("gemma4", None, SwaType::Standard),
-    ("gemma-embedding", None, SwaType::Symmetric),
-    ("cohere2", None, SwaType::Standard),
-    ("cohere2moe", None, SwaType::Standard),
-    ("gpt-oss", None, SwaType::Standard),
-    ("exaone4", Some(4096), SwaType::Standard),
-    ("exaone-moe", Some(128), SwaType::Standard),
-    ("olmo2", None, SwaType::Standard),
-    ("plamo3", None, SwaType::Standard),
-    ("llama4", Some(8192), SwaType::Chunked),
-    ("step35", None, SwaType::Standard),
-    ("muse-glimmer", None, SwaType::Standard),
-    ("afmoe", None, SwaType::Standard),
-    ("laguna", None, SwaType::Standard),
-    ("mellum", None, SwaType::Standard),
-    ("mimo2", None, SwaType::Standard),
-    ("smallthinker", Some(4096), SwaType::Standard),
-    ("lfm2", None, SwaType::Standard),
-    ("lfm2moe", None, SwaType::Standard),
+/// How an architecture's loader sets its sliding window (src/models/*.cpp
+/// `load_arch_hparams` at b10488) from `<arch>.attention.sliding_window`.
+#[derive(Clone, Copy)]
+enum Window {
+    /// The key's window, when it is there and above 0 (gemma3, olmo2,
+    /// plamo3, lfm2, afmoe, laguna, mellum; and the loaders that require
+    /// the key).
+    Key,
+    /// The key's window, else this one (gemma2).
+    KeyOr(u32),
+    /// This window when the key is there and above 0, whatever it says
+    /// (smallthinker).
+    FixedIfKey(u32),
+    /// This window unless the key is there and 0 (llama4).
+    FixedUnlessZero(u32),
+    /// The key's window, else this one, for a model of this many layers;
+    /// others have none (exaone4: its 32B).
+    KeyOrForLayers(u32, u64),
+}
+
+/// The architectures with windowed layers.
+const SWA_ARCHS: &[(&str, Window, SwaType)] = &[
+    ("gemma2", Window::KeyOr(4096), SwaType::Standard),
+    ("gemma3", Window::Key, SwaType::Standard),
+    ("gemma3n", Window::Key, SwaType::Standard),
+    ("gemma4", Window::Key, SwaType::Standard),
+    ("gemma-embedding", Window::Key, SwaType::Symmetric),
+    ("cohere2", Window::Key, SwaType::Standard),
+    ("cohere2moe", Window::Key, SwaType::Standard),
+    ("gpt-oss", Window::Key, SwaType::Standard),
+    (
+        "exaone4",
+        Window::KeyOrForLayers(4096, 64),
+        SwaType::Standard,
+    ),
+    ("exaone-moe", Window::Key, SwaType::Standard),
+    ("olmo2", Window::Key, SwaType::Standard),
+    ("plamo3", Window::Key, SwaType::Standard),
+    ("llama4", Window::FixedUnlessZero(8192), SwaType::Chunked),
+    ("step35", Window::Key, SwaType::Standard),
+    ("muse-glimmer", Window::Key, SwaType::Standard),
+    ("afmoe", Window::Key, SwaType::Standard),
+    ("laguna", Window::Key, SwaType::Standard),
+    ("mellum", Window::Key, SwaType::Standard),
+    ("mimo2", Window::Key, SwaType::Standard),
+    ("smallthinker", Window::FixedIfKey(4096), SwaType::Standard),
+    ("lfm2", Window::Key, SwaType::Standard),
 ];
 
 impl Memory {
-    /// The memory of a model with `general.architecture` `arch` and the
-    /// GGUF's `<arch>.attention.sliding_window` (if any).
-    pub fn of(arch: &str, sliding_window: Option<u64>) -> Memory {
+    /// The memory of a model with `general.architecture` `arch`, the
+    /// GGUF's `<arch>.attention.sliding_window` (if any) and its
+    /// `<arch>.block_count`.
+    pub fn of(arch: &str, sliding_window: Option<u64>, block_count: Option<u64>) -> Memory {
         let recurrent = RECURRENT_ARCHS.contains(&arch) || HYBRID_ARCHS.contains(&arch);
+        let key = sliding_window.map(|n| n as u32);
         let swa = SWA_ARCHS
             .iter()
             .find(|(a, _, _)| *a == arch)
-            .and_then(|&(_, default, kind)| {
-                let n = match sliding_window {
-                    Some(n) => Some(n as u32),
-                    None => default,
+            .and_then(|&(_, window, kind)| {
+                let n = match window {
+                    Window::Key => key,
+                    Window::KeyOr(d) => key.or(Some(d)),
+                    Window::FixedIfKey(d) => key.filter(|&k| k > 0).map(|_| d),
+                    Window::FixedUnlessZero(d) => (key != Some(0)).then_some(d),
+                    Window::KeyOrForLayers(d, layers) => {
+                        (block_count == Some(layers)).then(|| key.unwrap_or(d))
+                    }
                 };
                 n.filter(|&n| n > 0).map(|n| (n, kind))
             });
@@ -808,7 +835,7 @@ mod tests {
     fn a_short_windowed_conversation_goes_back_to_the_checkpoint_before_the_end() {
         // gemma 3 270M: n_swa 512; the whole conversation within the
         // window, so pos_min 0 is never below the threshold 0
-        let mem = Memory::of("gemma3", Some(512));
+        let mem = Memory::of("gemma3", Some(512), None);
         let mut s = Slot::new(Params::ollama(4096, 512), mem, &rules());
         let p1 = toks(100, 0);
         s.request(&p1, &Spans::default(), true).unwrap();
@@ -827,7 +854,7 @@ mod tests {
 
     #[test]
     fn a_recurrent_model_needs_a_checkpoint_unless_the_prompt_extends_the_slot() {
-        let mem = Memory::of("mamba", None);
+        let mem = Memory::of("mamba", None, None);
         let mut s = Slot::new(Params::ollama(4096, 512), mem, &rules());
         let p1 = toks(50, 0);
         s.request(&p1, &Spans::default(), true).unwrap();
@@ -846,6 +873,25 @@ mod tests {
         let o = s.request(&p3, &Spans::default(), true).unwrap();
         assert_eq!(o.restored.map(|c| c.n_tokens), Some(51));
         assert_eq!(o.cache_n, 51);
+    }
+
+    #[test]
+    fn the_window_is_read_as_each_loader_reads_it() {
+        let w = |arch, key, layers| Memory::of(arch, key, layers).swa.map(|(n, _)| n);
+        assert_eq!(w("gemma3", Some(512), None), Some(512));
+        assert_eq!(w("gemma3", None, None), None);
+        assert_eq!(w("gemma2", None, None), Some(4096));
+        assert_eq!(w("gemma2", Some(2048), None), Some(2048));
+        assert_eq!(w("smallthinker", Some(1024), None), Some(4096));
+        assert_eq!(w("smallthinker", None, None), None);
+        assert_eq!(w("llama4", None, None), Some(8192));
+        assert_eq!(w("llama4", Some(0), None), None);
+        assert_eq!(w("exaone4", None, Some(64)), Some(4096));
+        assert_eq!(w("exaone4", None, Some(30)), None);
+        assert_eq!(w("llama", Some(4096), None), None);
+        let m = Memory::of("qwen35", None, None);
+        assert!(m.recurrent && m.checkpoints());
+        assert!(!Memory::of("llama", None, None).checkpoints());
     }
 
     #[test]

@@ -49,6 +49,7 @@ fn check(build: &str) -> (usize, usize) {
             Memory::of(
                 conv["arch"].as_str().unwrap(),
                 conv["sliding_window"].as_u64(),
+                None,
             ),
             &rules,
         );

@@ -166,6 +166,7 @@ pub fn gguf_facts(f: &GgufFile) -> GgufFacts {
         sliding_window: f
             .arch_get("attention.sliding_window")
             .and_then(|v| v.as_u64()),
+        block_count: f.arch_get("block_count").and_then(|v| v.as_u64()),
     }
 }
 
