@@ -627,8 +627,10 @@ fn turn_after(
             .pointer("/options/num_batch")
             .and_then(Json::as_u64)
             .filter(|&n| n > 0)
-            .unwrap_or(512) as u32;
-        let params = slot::Params::ollama(cur_seen.runner.num_ctx.max(1) as u32, num_batch);
+            .unwrap_or(512)
+            .min(u64::from(u32::MAX)) as u32;
+        let num_ctx = cur_seen.runner.num_ctx.clamp(1, i64::from(u32::MAX)) as u32;
+        let params = slot::Params::ollama(num_ctx, num_batch);
         let mut s = slot::Slot::new(params, memory, &rules);
         replay.earlier(&mut s)?;
         let prev_spans = spans(&prev_r, &held_prompt, tok)?;

@@ -273,9 +273,9 @@ impl Params {
     /// common/common.h.
     pub fn ollama(num_ctx: u32, num_batch: u32) -> Params {
         Params {
-            n_ctx: num_ctx.div_ceil(256) * 256,
-            n_batch: num_batch,
-            n_ubatch: num_batch,
+            n_ctx: num_ctx.min(u32::MAX - 255).div_ceil(256) * 256,
+            n_batch: num_batch.max(1),
+            n_ubatch: num_batch.max(1),
             n_ctx_checkpoints: 32,
             checkpoint_min_step: 8192,
         }
@@ -284,7 +284,8 @@ impl Params {
     /// The sliding-window cache's cells (`llama_kv_cache_iswa`: the window
     /// plus a ubatch, at most the context, padded to 256).
     fn swa_cells(&self, n_swa: u32) -> usize {
-        (self.n_ctx.min(n_swa + self.n_ubatch).div_ceil(256) * 256) as usize
+        let cells = self.n_ctx.min(n_swa.saturating_add(self.n_ubatch));
+        (u64::from(cells).div_ceil(256) * 256) as usize
     }
 }
 
@@ -351,10 +352,13 @@ impl Switches {
 }
 
 /// The sliding-window layers' KV cells of one sequence
-/// (src/llama-kv-cache.cpp, `cont = false`): `-1` is an empty cell.
+/// (src/llama-kv-cache.cpp, `cont = false`): `-1` is an empty cell. Only
+/// the cells ever written are stored (`pos`); the others up to `size` are
+/// empty, so a huge `num_ctx` or `num_batch` costs nothing.
 #[derive(Clone, Debug)]
 struct Cells {
     pos: Vec<i32>,
+    size: usize,
     head: usize,
     n_swa: i32,
     kind: SwaType,
@@ -363,7 +367,8 @@ struct Cells {
 impl Cells {
     fn new(size: usize, n_swa: u32, kind: SwaType) -> Cells {
         Cells {
-            pos: vec![-1; size],
+            pos: Vec::new(),
+            size,
             head: 0,
             n_swa: n_swa as i32,
             kind,
@@ -400,9 +405,13 @@ impl Cells {
         self.pos.iter().copied().max().unwrap_or(-1)
     }
 
+    fn at(&self, idx: usize) -> i32 {
+        self.pos.get(idx).copied().unwrap_or(-1)
+    }
+
     /// `find_slot(ubatch, false)`: the cells the ubatch's tokens go to.
     fn find_slot(&self, n: usize) -> Option<Vec<usize>> {
-        let size = self.pos.len();
+        let size = self.size;
         if n > size {
             return None;
         }
@@ -422,7 +431,7 @@ impl Cells {
             let idx = head;
             head += 1;
             tested += 1;
-            let p = self.pos[idx];
+            let p = self.at(idx);
             if p < 0 || self.masked(p, max + 1) {
                 idxs.push(idx);
             }
@@ -440,8 +449,11 @@ impl Cells {
     fn apply(&mut self, idxs: &[usize], positions: &[i32]) {
         let mut rm_max = -1;
         for (&idx, &p) in idxs.iter().zip(positions) {
-            if self.pos[idx] >= 0 {
-                rm_max = rm_max.max(self.pos[idx]);
+            if self.at(idx) >= 0 {
+                rm_max = rm_max.max(self.at(idx));
+            }
+            if idx >= self.pos.len() {
+                self.pos.resize(idx + 1, -1);
             }
             self.pos[idx] = p;
         }
@@ -590,7 +602,7 @@ impl Slot {
                 if !c.decode(&positions) {
                     return Err(Error(format!(
                         "the sliding-window cache ({} cells) has no room for positions {p}..{q}",
-                        c.pos.len()
+                        c.size
                     )));
                 }
                 p = q;
@@ -892,6 +904,76 @@ mod tests {
         let m = Memory::of("qwen35", None, None);
         assert!(m.recurrent && m.checkpoints());
         assert!(!Memory::of("llama", None, None).checkpoints());
+    }
+
+    #[test]
+    fn random_conversations_keep_the_servers_invariants() {
+        // a small LCG: conversations that grow, part early, rewind and
+        // regenerate, over every kind of memory and build
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) % n.max(1)
+        };
+        let memories = [
+            Memory::ATTENTION,
+            Memory::of("gemma3", Some(64), None),
+            Memory::of("llama4", None, None),
+            Memory::of("gemma-embedding", Some(64), None),
+            Memory::of("mamba", None, None),
+            Memory::of("lfm2", Some(32), None),
+        ];
+        for build in changes::llamacpp::Build::SUPPORTED {
+            for mem in memories {
+                let rules = Rules::new(*build);
+                let params = Params {
+                    n_ctx: 1024,
+                    n_batch: 32,
+                    n_ubatch: 32,
+                    n_ctx_checkpoints: 4,
+                    checkpoint_min_step: 40,
+                };
+                let mut s = Slot::new(params, mem, &rules);
+                let mut convo: Vec<u32> = vec![1];
+                for _ in 0..12 {
+                    match next(4) {
+                        0 => convo.truncate(1 + next(convo.len() as u64) as usize),
+                        1 => convo.truncate(convo.len().saturating_sub(next(20) as usize).max(1)),
+                        _ => {}
+                    }
+                    convo.push(7);
+                    convo.extend((0..next(120)).map(|_| 10 + next(5) as u32));
+                    convo.truncate(900);
+                    let delims = [Delimiter {
+                        role: Some(Role::User),
+                        tokens: vec![7],
+                    }];
+                    let spans = Spans::find(&convo, &delims);
+                    let common = s
+                        .tokens()
+                        .iter()
+                        .zip(&convo)
+                        .take_while(|(a, b)| a == b)
+                        .count();
+                    let o = s.request(&convo, &spans, next(5) > 0).unwrap();
+                    assert!(o.cache_n <= common && o.cache_n < convo.len(), "{o:?}");
+                    assert!(o.checkpoints.len() <= 4);
+                    assert_eq!(s.tokens(), &convo[..]);
+                    let reply: Vec<u32> = (0..next(30)).map(|_| 20 + next(3) as u32).collect();
+                    s.generate(&reply).unwrap();
+                    convo = s.tokens().to_vec();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn odd_parameters_do_not_overflow() {
+        let p = Params::ollama(u32::MAX, u32::MAX);
+        let mut s = Slot::new(p, Memory::of("gemma3", Some(512), None), &rules());
+        s.request(&toks(10, 0), &Spans::default(), true).unwrap();
+        let p = Params::ollama(0, 0);
+        assert_eq!((p.n_batch, p.n_ubatch), (1, 1));
     }
 
     #[test]
