@@ -621,6 +621,7 @@ fn turn_after(
             reply,
             cache_prompt,
             tok,
+            decoded: &decoded,
         };
         let num_batch = case
             .request
@@ -763,16 +764,14 @@ struct Replay<'a> {
     reply: usize,
     cache_prompt: bool,
     tok: &'a dyn PromptTokens,
+    /// The request's messages, decoded once (at least up to `reply`).
+    decoded: &'a [api::Message],
 }
 
 impl Replay<'_> {
     /// Each turn before the one whose reply is `self.reply`: its prompt
     /// requested, its assumed reply decoded.
     fn earlier(&self, s: &mut slot::Slot) -> Result<(), String> {
-        let msgs = self.case.request["messages"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
         for (a, _) in turns(self.case)
             .into_iter()
             .filter(|&(a, _)| a < self.reply)
@@ -783,9 +782,7 @@ impl Replay<'_> {
             let tokens = seen.evaluated();
             s.request(&tokens, &spans(&r, &tokens, self.tok)?, self.cache_prompt)
                 .map_err(|e| e.to_string())?;
-            let decoded = api::decode_messages(&Json::Array(msgs[..=a].to_vec()))
-                .map_err(|e| format!("messages: {}", e.0))?;
-            let (_, _, ids) = assumed_reply(self.case, &decoded[a], a, &r, &p, self.tok)?;
+            let (_, _, ids) = assumed_reply(self.case, &self.decoded[a], a, &r, &p, self.tok)?;
             s.decoded(&ids).map_err(|e| e.to_string())?;
         }
         Ok(())
